@@ -1,0 +1,103 @@
+"""The console script's entry point and the one error boundary (``main``).
+
+``dractl --version`` is answered before Typer or any command module is
+imported; the command tree lives in :mod:`dractl.cli.root`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from dractl import __version__
+from dractl.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, DractlError, UsageError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run dractl; return (and exit with) the process exit code.  The one error boundary."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--version"]:
+        sys.stdout.write(f"dractl {__version__}\n")
+        return _exit(0, argv)
+    first_word = next((i for i, a in enumerate(args) if not a.startswith("-")), len(args))
+    code = _run(args, "--debug" in args[:first_word])
+    return _exit(code, argv)
+
+
+def _exit(code: int, argv: Sequence[str] | None) -> int:
+    if argv is None:
+        sys.stdout.flush()
+        raise SystemExit(code)
+    return code
+
+
+def _run(args: list[str], debug: bool) -> int:
+    import typer
+    from typer._click import exceptions as click  # typer >= 0.29 vendors Click
+
+    try:
+        import typer.main
+
+        from dractl.cli.root import build_app
+
+        app = build_app()
+        command = typer.main.get_command(app)
+        result = command.main(args=args, prog_name="dractl", standalone_mode=False)
+        return result if isinstance(result, int) else 0
+    except typer.Exit as e:
+        return int(e.exit_code)
+    except typer.Abort:
+        sys.stderr.write("dractl: aborted\n")
+        return EXIT_INTERRUPTED
+    except click.NoArgsIsHelpError as e:
+        sys.stderr.write(e.format_message() + "\n")
+        return EXIT_INPUT
+    except click.UsageError as e:
+        cmd = e.ctx.command_path if e.ctx is not None else "dractl"
+        sys.stderr.write(f"dractl: error: {e.format_message()}\nSee '{cmd} --help'.\n")
+        return EXIT_INPUT
+    except click.ClickException as e:
+        sys.stderr.write(f"dractl: error: {e.format_message()}\n")
+        return e.exit_code
+    except UsageError as e:
+        if debug:
+            _traceback()
+        hint = f"\nSee 'dractl {e.command} --help'." if e.command else ""
+        sys.stderr.write(f"dractl: error: {e.one_line()}{hint}\n")
+        return e.exit_code
+    except DractlError as e:
+        if debug:
+            _traceback()
+        sys.stderr.write(f"dractl: error: {e.one_line()}\n")
+        return e.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("\ndractl: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+        return 0
+    except Exception as e:
+        if debug:
+            _traceback()
+        sys.stderr.write(f"dractl: internal error: {type(e).__name__}: {e} (rerun with --debug)\n")
+        return EXIT_INTERNAL
+
+
+def _traceback() -> None:
+    from rich.console import Console
+
+    Console(stderr=True, markup=False, emoji=False, highlight=False).print_exception(show_locals=True)
+
+
+def _quiet_broken_pipe() -> None:
+    # Python flushes stdout at exit and would complain again: point it at /dev/null.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

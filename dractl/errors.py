@@ -1,0 +1,108 @@
+"""The dractl error tree.  The bottom layer: imports nothing of dractl.
+
+Findings and "not allocatable" are results, never exceptions.  Exceptions are for
+input that cannot be read (exit 2), usage mistakes (exit 2), cluster/API failures
+(exit 3) and CEL failures that callers turn into findings or allocation errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_INPUT = 2
+EXIT_CLUSTER = 3
+EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 130
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePos:
+    """Where something came from: a file (or "-" for stdin), the 0-based document
+    index inside it, and 1-based line/column when known."""
+
+    file: str
+    document: int = 0
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        parts = [self.file]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+
+class DractlError(Exception):
+    """Base of every error dractl reports as one line."""
+
+    exit_code = EXIT_INTERNAL
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def one_line(self) -> str:
+        """The text after ``dractl: error: ``."""
+        return self.message
+
+
+class InputError(DractlError):
+    """Input that cannot be read or parsed (exit 2): names file, line and field."""
+
+    exit_code = EXIT_INPUT
+
+    def __init__(self, message: str, source: SourcePos | None = None, field: str | None = None) -> None:
+        super().__init__(message)
+        self.source = source
+        self.field = field
+
+    def one_line(self) -> str:
+        prefix = f"{self.source}: " if self.source is not None else ""
+        fld = f"{self.field}: " if self.field else ""
+        return f"{prefix}{fld}{self.message}"
+
+
+class UsageError(DractlError):
+    """A wrong flag combination or value (exit 2)."""
+
+    exit_code = EXIT_INPUT
+
+    def __init__(self, message: str, command: str | None = None) -> None:
+        super().__init__(message)
+        self.command = command
+
+
+class ClusterError(DractlError):
+    """A failed API call (exit 3); carries the Status reason when the server sent one."""
+
+    exit_code = EXIT_CLUSTER
+
+    def __init__(self, verb: str, resource: str, message: str, reason: str | None = None,
+                 code: int | None = None) -> None:
+        super().__init__(f"{verb} {resource}: {message}")
+        self.verb = verb
+        self.resource = resource
+        self.reason = reason
+        self.code = code
+
+
+class CelError(DractlError):
+    """Base of CEL failures; ``.message`` is Kubernetes' wording."""
+
+    exit_code = EXIT_FINDINGS
+
+
+class CelCompileError(CelError):
+    """A selector failed to compile, type-check, or exceeds the length/cost limits."""
+
+    def __init__(self, message: str, error_type: str = "Invalid") -> None:
+        super().__init__(message)
+        self.error_type = error_type
+
+
+class CelRuntimeError(CelError):
+    """A selector failed while being evaluated against a device."""

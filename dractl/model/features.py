@@ -1,0 +1,130 @@
+"""DRA feature gates: one type for the whole project.
+
+Three spellings are in use and all parse here: Kubernetes gate names
+(``DRAListTypeAttributes``), the allocator's field names (``listTypeAttributes``)
+and the CEL package's option names (``enableListTypeAttributes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+
+SUPPORTED_KUBE_VERSIONS = ("1.34", "1.35", "1.36", "1.37")
+DEFAULT_KUBE_VERSION = "1.37"
+
+# field name -> Kubernetes gate name
+GATE_NAMES: dict[str, str] = {
+    "admin_access": "DRAAdminAccess",
+    "consumable_capacity": "DRAConsumableCapacity",
+    "device_binding_and_status": "DRADeviceBindingConditions",
+    "device_taints": "DRADeviceTaints",
+    "device_taint_rules": "DRADeviceTaintRules",
+    "list_type_attributes": "DRAListTypeAttributes",
+    "partitionable_devices": "DRAPartitionableDevices",
+    "prioritized_list": "DRAPrioritizedList",
+    "extended_resource": "DRAExtendedResource",
+    "resource_claim_device_status": "DRAResourceClaimDeviceStatus",
+}
+
+# Defaults per release (API-RULES.md §12).  Gates absent in a release are off.
+_DEFAULTS: dict[str, dict[str, bool]] = {
+    "1.34": {"admin_access": True, "prioritized_list": True, "resource_claim_device_status": True},
+    "1.35": {"admin_access": True, "prioritized_list": True, "resource_claim_device_status": True},
+    "1.36": {"admin_access": True, "prioritized_list": True, "resource_claim_device_status": True,
+             "partitionable_devices": True, "device_taints": True, "consumable_capacity": True,
+             "device_binding_and_status": True, "extended_resource": True},
+    "1.37": {"admin_access": True, "prioritized_list": True, "resource_claim_device_status": True,
+             "partitionable_devices": True, "device_taints": True, "device_taint_rules": True,
+             "consumable_capacity": True, "device_binding_and_status": True, "extended_resource": True},
+}
+
+# Gates that a real cluster of that release locks to their default (GA locked).
+_LOCKED: dict[str, frozenset[str]] = {
+    "1.34": frozenset(),
+    "1.35": frozenset(),
+    "1.36": frozenset({"admin_access"}),
+    "1.37": frozenset({"admin_access", "prioritized_list", "resource_claim_device_status",
+                       "extended_resource"}),
+}
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p.capitalize() for p in rest)
+
+
+def _aliases() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for f, gate in GATE_NAMES.items():
+        camel = _camel(f)
+        for alias in (f, camel, gate, "enable" + camel[0].upper() + camel[1:]):
+            out[alias.lower()] = f
+    out["devicebindingandstatus"] = "device_binding_and_status"
+    out["dradevicebindingconditions"] = "device_binding_and_status"
+    out["enabledevicebindingandstatus"] = "device_binding_and_status"
+    return out
+
+
+_ALIASES = _aliases()
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    """Which DRA features are on.  Construct with :meth:`for_version` or :meth:`parse`."""
+
+    admin_access: bool = False
+    consumable_capacity: bool = False
+    device_binding_and_status: bool = False
+    device_taints: bool = False
+    device_taint_rules: bool = False
+    list_type_attributes: bool = False
+    partitionable_devices: bool = False
+    prioritized_list: bool = False
+    extended_resource: bool = False
+    resource_claim_device_status: bool = False
+
+    @classmethod
+    def for_version(cls, kube_version: str = DEFAULT_KUBE_VERSION) -> Features:
+        """The default gates of a Kubernetes minor (``"1.34"`` … ``"1.37"``); ValueError otherwise."""
+        if kube_version not in _DEFAULTS:
+            raise ValueError(f"unsupported Kubernetes version {kube_version!r}; "
+                             f"one of: {', '.join(SUPPORTED_KUBE_VERSIONS)}")
+        return cls(**_DEFAULTS[kube_version])
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, object], base: Features | None = None) -> Features:
+        """Features from any of the three spellings; unknown names raise ValueError."""
+        changes: dict[str, bool] = {}
+        for name, value in values.items():
+            key = _ALIASES.get(str(name).lower())
+            if key is None:
+                raise ValueError(f"unknown DRA feature gate {name!r}; known: "
+                                 f"{', '.join(sorted(GATE_NAMES.values()))}")
+            if not isinstance(value, bool):
+                raise ValueError(f"feature gate {name}: value must be true or false, not {value!r}")
+            changes[key] = value
+        return replace(base or cls(), **changes)
+
+    @classmethod
+    def parse(cls, spec: str, base: Features | None = None) -> Features:
+        """Parse ``--feature-gates Name=true,Other=false``; ValueError on bad syntax."""
+        values: dict[str, object] = {}
+        for item in filter(None, (p.strip() for p in spec.split(","))):
+            name, sep, raw = item.partition("=")
+            if not sep or raw.strip().lower() not in ("true", "false"):
+                raise ValueError(f"invalid feature gate {item!r}: expected Name=true|false")
+            values[name.strip()] = raw.strip().lower() == "true"
+        return cls.from_mapping(values, base)
+
+    def locked_overrides(self, kube_version: str) -> list[str]:
+        """Gate names set against a value the release locks (the caller warns)."""
+        default = Features.for_version(kube_version)
+        return [GATE_NAMES[f] for f in sorted(_LOCKED.get(kube_version, frozenset()))
+                if getattr(self, f) != getattr(default, f)]
+
+    def enabled(self) -> Iterable[str]:
+        return (GATE_NAMES[f.name] for f in fields(self) if getattr(self, f.name))
+
+    def to_dict(self) -> dict[str, bool]:
+        return {GATE_NAMES[f.name]: getattr(self, f.name) for f in fields(self)}
