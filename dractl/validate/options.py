@@ -1,0 +1,24 @@
+"""Options of every validation run (validate, claim/slice/class validate, lint)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dractl.model.features import DEFAULT_KUBE_VERSION, Features
+
+
+@dataclass(frozen=True, slots=True)
+class ValidateOptions:
+    """``kube_version`` is a minor (``"1.34"`` … ``"1.37"``); ``features`` the effective gates
+    (defaults of that version unless overridden); ``strict`` turns warnings into errors for the
+    exit code; ``status`` also applies status rules (RCS-…); ``lenient`` reports unknown fields as
+    warnings (the server's fieldValidation=Warn) instead of errors; ``semantic`` runs the API-server
+    rules and CEL checks beyond JSON Schema; ``old_files`` enables update rules (UPD-…)."""
+
+    kube_version: str = DEFAULT_KUBE_VERSION
+    features: Features = field(default_factory=Features.for_version)
+    strict: bool = False
+    status: bool = False
+    lenient: bool = False
+    semantic: bool = True
+    old_files: tuple[str, ...] = ()
