@@ -1,0 +1,19 @@
+"""The DRA CEL engine: compile, type-check, cost-check and evaluate selectors as Kubernetes does.
+
+Public API::
+
+    sel = compile_selector(expr, env="stored", features=Features(...))   # CelCompileError
+    sel.max_cost                                                         # estimated worst case
+    sel.matches(device, cost_limit=1_000_000)                            # CelRuntimeError
+    validate_selector(expr, features=...)                                # API-server verdict or None
+
+A pure-Python implementation (parser, cel-go-compatible checker, cost estimator and evaluator),
+so nothing is printed and nothing native is loaded.
+"""
+
+from dractl.cel.activation import DeviceActivationCache
+from dractl.cel.results import MatchCache
+from dractl.cel.selector import Selector, clear_caches, compile_selector, validate_selector
+
+__all__ = ["DeviceActivationCache", "MatchCache", "Selector", "clear_caches", "compile_selector",
+           "validate_selector"]

@@ -30,6 +30,12 @@ def _root(ctx: typer.Context,
 
 def register_groups(app: typer.Typer) -> None:
     """Add every working command group (one line each, alphabetical)."""
+    from dractl.cli import discover, explain, validate
+
+    discover.register(app)
+    explain.register(app)
+    validate.register(app)
+    __import__("dractl.cli.lint", fromlist=["register"]).register(app)  # lint, claim/slice/class validate
 
 
 def build_app() -> typer.Typer:

@@ -106,10 +106,13 @@ def taint(raw: Any) -> o.DeviceTaint:
 def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
     m = _m(raw)
     attrs = {}
+    unknown = []
     for name, val in _m(m.get("attributes")).items():
         a = attribute(val)
         if a is not None:
             attrs[name] = a
+        else:
+            unknown.append(name)
     cap = {name: o.DeviceCapacity(_q(_m(v).get("value")), _policy(_m(v).get("requestPolicy")))
            for name, v in _m(m.get("capacity")).items()}
     return o.Device(
@@ -123,6 +126,7 @@ def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
         binds_to_node=_ob(m.get("bindsToNode")), binding_conditions=_strs(m.get("bindingConditions")),
         binding_failure_conditions=_strs(m.get("bindingFailureConditions")),
         allow_multiple_allocations=_ob(m.get("allowMultipleAllocations")),
+        unknown_attributes=tuple(unknown),
     )
 
 

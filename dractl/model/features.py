@@ -25,6 +25,13 @@ GATE_NAMES: dict[str, str] = {
     "prioritized_list": "DRAPrioritizedList",
     "extended_resource": "DRAExtendedResource",
     "resource_claim_device_status": "DRAResourceClaimDeviceStatus",
+    # 1.37 alpha/beta gates (validation-relevant; added for dractl.validate.rules)
+    "derived_attributes": "DRADerivedAttributes",
+    "device_compatibility_groups": "DRADeviceCompatibilityGroups",
+    "optional_node_operations": "DRAOptionalNodeOperations",
+    "partitionable_devices_type": "DRAPartitionableDevicesType",
+    "fractional_capacity_range": "DRAFractionalCapacityRange",
+    "node_allocatable_resources": "DRANodeAllocatableResources",
 }
 
 # Defaults per release (API-RULES.md §12).  Gates absent in a release are off.
@@ -36,7 +43,8 @@ _DEFAULTS: dict[str, dict[str, bool]] = {
              "device_binding_and_status": True, "extended_resource": True},
     "1.37": {"admin_access": True, "prioritized_list": True, "resource_claim_device_status": True,
              "partitionable_devices": True, "device_taints": True, "device_taint_rules": True,
-             "consumable_capacity": True, "device_binding_and_status": True, "extended_resource": True},
+             "consumable_capacity": True, "device_binding_and_status": True, "extended_resource": True,
+             "fractional_capacity_range": True},
 }
 
 # Gates that a real cluster of that release locks to their default (GA locked).
@@ -83,6 +91,12 @@ class Features:
     prioritized_list: bool = False
     extended_resource: bool = False
     resource_claim_device_status: bool = False
+    derived_attributes: bool = False
+    device_compatibility_groups: bool = False
+    optional_node_operations: bool = False
+    partitionable_devices_type: bool = False
+    fractional_capacity_range: bool = False
+    node_allocatable_resources: bool = False
 
     @classmethod
     def for_version(cls, kube_version: str = DEFAULT_KUBE_VERSION) -> Features:

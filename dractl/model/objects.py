@@ -122,6 +122,9 @@ class Device:
     binding_conditions: tuple[str, ...] = ()
     binding_failure_conditions: tuple[str, ...] = ()
     allow_multiple_allocations: bool | None = None
+    # attributes whose value has no known type (e.g. ``{}``): kept out of ``attributes``;
+    # CEL evaluation on such a device fails with "unsupported attribute value", as in Kubernetes
+    unknown_attributes: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:

@@ -1,0 +1,208 @@
+"""``dractl discover``: inventory this machine's devices and the ResourceSlices drivers would publish."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from dractl.cli.env import CliEnv
+from dractl.cli.options import DEFAULT_KUBE, FeatureGatesOpt, KubeVersionOpt, features_for
+from dractl.errors import UsageError
+
+if TYPE_CHECKING:
+    from dractl.discover import BuildResult, Inventory
+
+EXAMPLES = """\b
+Examples:
+  # Show the GPUs, MIG profiles, NICs, PCI devices and CPU/NUMA topology of this machine
+  dractl discover
+
+\b
+  # Emit the ResourceSlices the drivers would publish, ready for kubectl apply -f -
+  dractl discover -o yaml --node worker-1
+
+\b
+  # Model the GPUs as partitionable (DynamicMIG) for a 1.36 cluster
+  dractl discover --only gpu --mig-mode partitionable --kube-version 1.36 -o yaml
+
+\b
+  # Capture a fixture for a bug report, then replay it elsewhere
+  dractl discover --save-fixture ./node-fixture
+  dractl discover --sysfs-root ./node-fixture/sys --nvml-fixture ./node-fixture/nvml.json
+"""
+
+
+class DiscoverFormat(StrEnum):
+    TABLE = "table"
+    YAML = "yaml"
+    JSON = "json"
+
+
+class MigMode(StrEnum):
+    STATIC = "static"
+    PARTITIONABLE = "partitionable"
+
+
+class CpuMode(StrEnum):
+    GROUPED = "grouped"
+    INDIVIDUAL = "individual"
+
+
+OnlyOpt = Annotated[str | None, typer.Option(
+    "--only", metavar="KINDS", help="Probe only these kinds (comma list of gpu, nic, pci, cpu).")]
+DriverOpt = Annotated[list[str] | None, typer.Option(
+    "--driver", metavar="[KIND=]NAME", help="Publish under another driver name, e.g. gpu=gpu.example.com "
+    "(plain NAME when --only selects one kind).")]
+
+
+def parse_kinds(only: str | None) -> frozenset[str]:
+    from dractl.discover import KINDS
+
+    if not only:
+        return frozenset(KINDS)
+    kinds = {k.strip().lower() for k in only.split(",") if k.strip()}
+    bad = sorted(kinds - set(KINDS))
+    if bad or not kinds:
+        raise UsageError(f"--only: unknown kind {', '.join(bad) or repr(only)}; one or more of: "
+                         f"{', '.join(KINDS)}", "discover")
+    return frozenset(kinds)
+
+
+def parse_drivers(values: list[str] | None, kinds: frozenset[str]) -> dict[str, str]:
+    from dractl.discover.builder import DEFAULT_DRIVERS
+
+    drivers = dict(DEFAULT_DRIVERS)
+    for value in values or []:
+        kind, sep, name = value.partition("=")
+        if not sep:
+            publishing = sorted(kinds & set(DEFAULT_DRIVERS))
+            if len(publishing) != 1:
+                raise UsageError("--driver NAME needs --only with exactly one of gpu, nic, cpu; "
+                                 "otherwise use KIND=NAME", "discover")
+            kind, name = publishing[0], value
+        if kind not in DEFAULT_DRIVERS or not name:
+            raise UsageError(f"--driver {value!r}: expected KIND=NAME with KIND one of gpu, nic, cpu",
+                             "discover")
+        drivers[kind] = name.strip()
+    return drivers
+
+
+def discover(ctx: typer.Context,
+             output: Annotated[DiscoverFormat, typer.Option(
+                 "-o", "--output", case_sensitive=False,
+                 help="table (inventory tables), yaml or json (the ResourceSlices).")] = DiscoverFormat.TABLE,
+             inventory: Annotated[bool, typer.Option(
+                 "--inventory", help="With -o yaml/json: emit the raw inventory instead of slices.")] = False,
+             only: OnlyOpt = None,
+             node: Annotated[str | None, typer.Option("--node", help="Node name (default: host name).")]
+             = None,
+             pool: Annotated[str | None, typer.Option("--pool", help="Pool name (default: node name).")]
+             = None,
+             driver: DriverOpt = None,
+             kube_version: KubeVersionOpt = DEFAULT_KUBE,
+             feature_gates: FeatureGatesOpt = None,
+             mig_mode: Annotated[MigMode, typer.Option(
+                 "--mig-mode", case_sensitive=False,
+                 help="static: publish existing MIG devices; partitionable: every MIG placement with "
+                      "shared counters (DynamicMIG).")] = MigMode.STATIC,
+             cpu_mode: Annotated[CpuMode, typer.Option(
+                 "--cpu-mode", case_sensitive=False,
+                 help="grouped: one shareable device per NUMA node; individual: one per CPU.")]
+             = CpuMode.GROUPED,
+             legacy_gpu_attributes: Annotated[bool, typer.Option(
+                 "--legacy-gpu-attributes",
+                 help="Also publish index and minor, as older NVIDIA drivers did.")]
+             = False,
+             sysfs_root: Annotated[Path, typer.Option(
+                 "--sysfs-root", metavar="DIR", help="Read this captured sysfs tree instead of /sys.")]
+             = Path("/sys"),
+             nvml_fixture: Annotated[Path | None, typer.Option(
+                 "--nvml-fixture", metavar="FILE", help="Replay recorded NVML answers instead of NVML.")]
+             = None,
+             save_fixture: Annotated[Path | None, typer.Option(
+                 "--save-fixture", metavar="DIR",
+                 help="Record the sysfs files and NVML answers read into DIR (sys/, nvml.json, pci.ids).")]
+             = None) -> None:
+    """Discover GPUs (NVML), NICs, PCI devices and CPU/NUMA, and the ResourceSlices drivers would publish.
+
+    Read-only: never changes MIG mode, clocks or any device setting.  Probes that cannot
+    run (no NVIDIA driver, no sysfs) are reported, not fatal.
+    """
+    from dractl.discover import BuildOptions, DiscoverOptions, build
+    from dractl.discover import discover as run_discovery
+    from dractl.discover import save_fixture as write_fixture
+
+    env = CliEnv.of(ctx)
+    kinds = parse_kinds(only)
+    drivers = parse_drivers(driver, kinds)
+    features, locked = features_for(kube_version.value, feature_gates, "discover")
+    for gate in locked:
+        env.warn(f"--feature-gates: {gate} is locked in Kubernetes {kube_version.value}")
+    session = run_discovery(DiscoverOptions(node=node or "", kinds=kinds, sysfs_root=sysfs_root,
+                                            nvml_fixture=nvml_fixture, record=save_fixture is not None))
+    inv = session.inventory
+    result = build(inv, BuildOptions(node=inv.node, pool=pool, kube_version=kube_version.value,
+                                     features=features, mig_mode=mig_mode.value, cpu_mode=cpu_mode.value,
+                                     drivers=drivers, kinds=kinds,
+                                     legacy_gpu_attributes=legacy_gpu_attributes))
+    for message in [*inv.messages, *result.messages]:
+        if message.level == "warning":
+            env.warn(message.text)
+    if save_fixture is not None:
+        written = write_fixture(session, save_fixture)
+        env.err.print(f"Saved fixture to {save_fixture}: {', '.join(written)}", soft_wrap=True)
+    _render(env, output, inventory, inv, result, kinds)
+
+
+def _render(env: CliEnv, output: DiscoverFormat, inventory: bool, inv: Inventory, result: BuildResult,
+            kinds: frozenset[str]) -> None:
+    if output is DiscoverFormat.TABLE:
+        _tables(env, inv, result, kinds)
+        return
+    doc: Any
+    if inventory:
+        doc = inv.to_dict()
+    else:
+        doc = result.to_list() if output is DiscoverFormat.JSON else result.slices
+    if output is DiscoverFormat.JSON:
+        env.write(json.dumps(doc, indent=2))
+        return
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present: much faster
+    if isinstance(doc, list):
+        env.write(yaml.dump_all(doc, Dumper=dumper, sort_keys=False) if doc else "")
+    else:
+        env.write(yaml.dump(doc, Dumper=dumper, sort_keys=False))
+
+
+def _tables(env: CliEnv, inv: Inventory, result: BuildResult, kinds: frozenset[str]) -> None:
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    from dractl.discover.tables import tables
+
+    for t in tables(inv, result, kinds):
+        table = Table(title=t.title, title_justify="left", show_edge=False, box=None, pad_edge=False)
+        for column in t.columns:
+            table.add_column(column, overflow="fold")
+        for row in t.rows:
+            table.add_row(*row)
+        # Piped output keeps whole rows (grep-able); a terminal folds cells to its width.
+        if env.out.is_terminal:
+            env.out.print(table)
+        else:
+            saved = env.out.width
+            wide = env.out.options.update_width(1000)
+            env.out.width = max(saved, Measurement.get(env.out, wide, table).maximum)
+            env.out.print(table)
+            env.out.width = saved
+        env.out.print()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("discover", epilog=EXAMPLES)(discover)

@@ -1,0 +1,102 @@
+"""``dractl explain-allocation``: would these claims be allocated, where, and if not, why."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+import dractl.render.explain  # noqa: F401  (registers the explanation writers)
+from dractl.cli.env import CliEnv
+from dractl.cli.options import FeatureGatesOpt, output_option
+
+_, OutputOpt, DEFAULT_OUTPUT = output_option("allocation-explanation")
+
+EXAMPLES = """\b
+Examples:
+  # Why can't the claim two-h100 of the demo cluster be allocated?
+  dractl explain-allocation --claim two-h100 -f examples/demo/
+
+\b
+  # All claims of a pending pod (template claims and nvidia.com/gpu included), one node
+  dractl explain-allocation --pod notebook --node gpu-node-1 -f examples/demo/
+
+\b
+  # A claim file against a saved snapshot, as JSON
+  dractl explain-allocation claim.yaml --snapshot cluster.yaml -o json
+
+\b
+  # What if the taints were gone and gpu-node-1 drained?
+  dractl explain-allocation --claim two-h100 --ignore-taints --without-node gpu-node-1 -f examples/demo/
+"""
+
+
+def explain_allocation(
+    ctx: typer.Context,
+    claim_files: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="CLAIM_FILE",
+            help="Files with the ResourceClaims (or templates) to explain.",
+            show_default=False,
+        ),
+    ] = None,
+    claim: list[str] | None = typer.Option(
+        None, "--claim", metavar="[NS/]NAME", help="A claim of the cluster (repeatable)."
+    ),
+    pod: str | None = typer.Option(None, "--pod", metavar="[NS/]NAME", help="All claims of this pod."),
+    namespace: str = typer.Option("default", "-n", "--namespace", help="Namespace for names without one."),
+    files: list[str] | None = typer.Option(
+        None, "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
+    ),
+    snapshot: str | None = typer.Option(None, "--snapshot", metavar="FILE", help="A dractl snapshot."),
+    node: str | None = typer.Option(None, "--node", metavar="NAME", help="Explain this node only."),
+    kube_version: str | None = typer.Option(
+        None,
+        "--kube-version",
+        metavar="1.34|…|1.37",
+        help="Kubernetes release (default: the snapshot's, else 1.37).",
+    ),
+    feature_gates: FeatureGatesOpt = None,
+    ignore_allocations: bool = typer.Option(
+        False, "--ignore-allocations", help="As if no claim held a device."
+    ),
+    ignore_taints: bool = typer.Option(False, "--ignore-taints", help="As if no device were tainted."),
+    without_node: list[str] | None = typer.Option(
+        None, "--without-node", metavar="NAME", help="As if the node were gone."
+    ),
+    best_fit: bool = typer.Option(False, "--best-fit", help="Rank feasible allocations by fragmentation."),
+    best_fit_limit: int = typer.Option(1000, "--best-fit-limit", min=1, help="Best-fit search steps."),
+    output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
+) -> None:
+    """Explain whether claims would be allocated, on which nodes, and exactly why not.
+
+    Exit status: 0 fits on at least one node, 1 fits nowhere or the scheduler would
+    fail the pod, 2 bad input or usage, 3 cluster errors.
+    """
+    from dractl.explain import inputs as inp
+    from dractl.explain.engine import ExplainOptions, explain
+    from dractl.explain.whatif import WhatIf
+    from dractl.render import render
+
+    env = CliEnv.of(ctx)
+    world = inp.load_world(inp.world_sources(files or [], snapshot), namespace)
+    version, features, overrides = inp.resolve_features(world, kube_version, feature_gates, env.warn)
+    spec, extra = inp.target_spec(claim_files or [], claim or [], pod, namespace, version, features)
+    world = inp.merge(world, extra)
+    opts = ExplainOptions(
+        features=features,
+        kube_version=version,
+        node=node,
+        best_fit=best_fit,
+        best_fit_limit=best_fit_limit,
+        feature_overrides=overrides,
+        whatif=WhatIf(ignore_allocations, ignore_taints, tuple(without_node or ())),
+    )
+    report = explain(world, spec, opts, env.warn)
+    render(report, output, env.out, "explain-allocation")
+    raise typer.Exit(report.exit_code)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("explain-allocation", epilog=EXAMPLES)(explain_allocation)

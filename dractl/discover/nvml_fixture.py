@@ -1,0 +1,218 @@
+"""Recording and replaying NVML answers (``--save-fixture`` / ``--nvml-fixture``).
+
+:class:`RecordingNvml` wraps the real ``pynvml`` module and notes every answer;
+:class:`FakeNvml` is a module-like object with the same function names that
+answers from such a recording, so the NVML probe runs unchanged on a fixture.
+
+Fixture format (JSON): ``{"format": "dractl-nvml-fixture/v1", "calls": {func:
+{argkey: answer}}}``.  ``argkey`` joins the non-output arguments with ``|``
+(handles by their key, e.g. ``gpu0`` or ``gpu0.mig1``); an answer is a JSON
+value, a struct as an object, ``{"$handle": key}`` or ``{"$error": code}``.
+A call the recording does not hold answers NOT_SUPPORTED.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from dractl.discover.nvml_calls import NOT_SUPPORTED, gpu_instance_info
+from dractl.errors import InputError, SourcePos
+
+FORMAT = "dractl-nvml-fixture/v1"
+_OUT_PARAMS = {"nvmlDeviceGetGpuInstancePossiblePlacements": 2, "nvmlDeviceGetGpuFabricInfoV": 1}
+_CONSTANTS = {"NVML_GPU_INSTANCE_PROFILE_COUNT": 0x12, "NVML_NVLINK_MAX_LINKS": 18}
+
+
+class FakeNVMLError(Exception):
+    """Raised by :class:`FakeNvml` like ``pynvml.NVMLError`` (``.value`` is the code)."""
+
+    def __init__(self, value: int) -> None:
+        super().__init__(f"NVML error {value}")
+        self.value = value
+
+
+class Placement(ctypes.Structure):
+    _fields_ = [("start", ctypes.c_uint), ("size", ctypes.c_uint)]
+
+
+class FabricInfo(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("clusterUuid", ctypes.c_uint8 * 16),
+                ("status", ctypes.c_int), ("cliqueId", ctypes.c_uint32), ("state", ctypes.c_uint8),
+                ("healthMask", ctypes.c_uint32)]
+
+
+class Handle:
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"<nvml handle {self.key}>"
+
+
+def _argkey(args: tuple[Any, ...], key_of: Any) -> str:
+    parts = []
+    for a in args:
+        k = key_of(a)
+        parts.append(k if k is not None else str(a))
+    return "|".join(parts)
+
+
+class FakeNvml:
+    """Answers pynvml calls from a recording (see the module docstring)."""
+
+    NVMLError = FakeNVMLError
+    c_nvmlGpuInstancePlacement_t = Placement
+    c_nvmlGpuFabricInfoV_t = FabricInfo
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.calls: dict[str, dict[str, Any]] = data.get("calls", {})
+        for name, value in {**_CONSTANTS, **data.get("constants", {})}.items():
+            setattr(self, name, value)
+        self.log: list[str] = []  # every function called, in order (tests check read-only use)
+
+    @classmethod
+    def load(cls, path: str | Path) -> FakeNvml:
+        """Read a fixture file; InputError (exit 2) when it is unreadable or not a fixture."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise InputError(f"cannot read NVML fixture: {exc.strerror or exc}",
+                             SourcePos(str(path))) from exc
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not JSON: {exc.msg}", SourcePos(str(path), 0, exc.lineno, exc.colno)) from exc
+        if (not isinstance(data, dict) or data.get("format") != FORMAT
+                or not isinstance(data.get("calls"), dict)):
+            raise InputError(f"not an NVML fixture (expected \"format\": \"{FORMAT}\" and \"calls\")",
+                             SourcePos(str(path)), "format")
+        return cls(data)
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("nvml"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self._answer(name, args, kwargs)
+
+    def _answer(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        self.log.append(name)
+        args = args + tuple(kwargs.values())
+        n_out = _OUT_PARAMS.get(name, 0)
+        inputs, outs = (args[:-n_out], args[-n_out:]) if n_out else (args, ())
+        table = self.calls.get(name, {})
+        key = _argkey(inputs, lambda a: a.key if isinstance(a, Handle) else None)
+        if key not in table:
+            raise FakeNVMLError(NOT_SUPPORTED)
+        answer = table[key]
+        if isinstance(answer, dict) and "$error" in answer:
+            raise FakeNVMLError(int(answer["$error"]))
+        if n_out:
+            return self._fill(name, answer, outs)
+        return _decode(answer)
+
+    def _fill(self, name: str, answer: Any, outs: tuple[Any, ...]) -> int:
+        if name == "nvmlDeviceGetGpuFabricInfoV":
+            info = getattr(outs[0], "_obj", outs[0])
+            for field, value in answer.items():
+                if field == "clusterUuid":
+                    info.clusterUuid[:] = list(value)
+                elif field != "version":
+                    setattr(info, field, value)
+            return 0
+        array, count = outs
+        if array is not None:
+            for i, p in enumerate(answer[:len(array)]):
+                array[i].start, array[i].size = p["start"], p["size"]
+        count.contents.value = len(answer)
+        return 0
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "$handle" in value:
+            return Handle(value["$handle"])
+        return SimpleNamespace(**{k: _decode(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
+class RecordingNvml:
+    """A pass-through proxy of the real pynvml module that records every answer."""
+
+    def __init__(self, real: Any) -> None:
+        self._real = real
+        self.calls: dict[str, dict[str, Any]] = {}
+        self._keys: dict[int, str] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._real, name)
+        if not name.startswith("nvml") or not callable(attr) or isinstance(attr, type):
+            return attr
+        return lambda *args, **kwargs: self._call(name, attr, args, kwargs)
+
+    def _key_of(self, obj: Any) -> str | None:
+        try:
+            address = ctypes.cast(obj, ctypes.c_void_p).value
+        except (TypeError, ctypes.ArgumentError):
+            return None
+        return self._keys.get(address) if address is not None else None
+
+    def _call(self, name: str, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        all_args = args + tuple(kwargs.values())
+        n_out = _OUT_PARAMS.get(name, 0)
+        inputs = all_args[:-n_out] if n_out else all_args
+        key = _argkey(inputs, self._key_of)
+        table = self.calls.setdefault(name, {})
+        try:
+            result = gpu_instance_info(self._real, *args) if name == "nvmlGpuInstanceGetInfo" \
+                else fn(*args, **kwargs)
+        except self._real.NVMLError as exc:
+            table[key] = {"$error": int(exc.value)}
+            raise
+        if name in ("nvmlDeviceGetHandleByIndex", "nvmlDeviceGetMigDeviceHandleByIndex",
+                    "nvmlDeviceGetGpuInstanceById"):
+            parent = self._key_of(args[0]) if name != "nvmlDeviceGetHandleByIndex" else None
+            prefix = {"nvmlDeviceGetHandleByIndex": "gpu", "nvmlDeviceGetMigDeviceHandleByIndex": "mig",
+                      "nvmlDeviceGetGpuInstanceById": "gi"}[name]
+            handle_key = f"{parent}.{prefix}{args[-1]}" if parent else f"{prefix}{args[-1]}"
+            address = ctypes.cast(result, ctypes.c_void_p).value
+            if address is not None:
+                self._keys[address] = handle_key
+            table[key] = {"$handle": handle_key}
+        elif name == "nvmlDeviceGetGpuInstancePossiblePlacements":
+            array, count = all_args[-2:]
+            if array is not None:
+                table[key] = [{"start": int(array[i].start), "size": int(array[i].size)}
+                              for i in range(count.contents.value)]
+        elif name == "nvmlDeviceGetGpuFabricInfoV":
+            table[key] = self._plain(getattr(all_args[-1], "_obj", all_args[-1]))
+        else:
+            table[key] = self._plain(result)
+        return result
+
+    def _plain(self, value: Any) -> Any:
+        if value is None or isinstance(value, bool | int | float | str):
+            return value
+        if isinstance(value, bytes):
+            return value.split(b"\0", 1)[0].decode("utf-8", errors="replace")
+        if isinstance(value, list | tuple):
+            return [self._plain(v) for v in value]
+        if isinstance(value, ctypes.Array):
+            return [self._plain(v) for v in value]
+        if isinstance(value, ctypes.Structure):
+            out = {}
+            for field, *_ in value._fields_:
+                item = getattr(value, field)
+                key = self._key_of(item) if field == "device" else None
+                out[field] = {"$handle": key} if key else self._plain(item)
+            return out
+        if hasattr(value, "value"):
+            return self._plain(value.value)
+        return str(value)
+
+    def fixture(self) -> dict[str, Any]:
+        """The recording as a fixture document."""
+        return {"format": FORMAT, "calls": self.calls}

@@ -1,0 +1,184 @@
+"""Turn the command line's inputs into a world, a target spec and features.
+
+Kept out of the CLI so that every way in (files, snapshot, later a live cluster)
+goes through the same checks: no world is an error, claim files are validated
+like the API server would (an object it would reject is an input error, exit 2),
+the Kubernetes version and feature gates default to the snapshot's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from dractl.errors import InputError, SourcePos, UsageError
+from dractl.explain.engine import TargetSpec
+from dractl.explain.sources import (
+    FileSource,
+    SnapshotSource,
+    WorldSource,
+    objects_from_docs,
+    raise_load_errors,
+)
+from dractl.explain.world import World, build_world
+from dractl.model import objects as o
+from dractl.model.features import DEFAULT_KUBE_VERSION, SUPPORTED_KUBE_VERSIONS, Features
+
+COMMAND = "explain-allocation"
+NO_WORLD = (
+    "no cluster to explain against: give its objects with -f FILES/DIRS (Nodes, DeviceClasses, "
+    "ResourceSlices, allocated ResourceClaims, DeviceTaintRules) or --snapshot FILE; "
+    "try -f examples/demo/"
+)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    world: World
+    spec: TargetSpec
+    features: Features
+    kube_version: str
+    overrides: tuple[str, ...]
+
+
+def world_sources(files: Sequence[str], snapshot: str | None) -> list[WorldSource]:
+    """The sources of the world; UsageError when there is none."""
+    sources: list[WorldSource] = []
+    if snapshot:
+        sources.append(SnapshotSource(snapshot))
+    if files:
+        sources.append(FileSource(tuple(files)))
+    if not sources:
+        raise UsageError(NO_WORLD, COMMAND)
+    return sources
+
+
+def load_world(sources: Sequence[WorldSource], namespace: str) -> World:
+    """One world from several sources (objects concatenated; the first snapshot header wins)."""
+    worlds = [s.load(namespace) for s in sources]
+    if len(worlds) == 1:
+        return worlds[0]
+    objects: list[o.DRAObject] = []
+    for w in worlds:
+        objects.extend(
+            [*w.nodes, *w.device_classes, *w.slices, *w.taint_rules, *w.claims, *w.templates, *w.pods]
+        )
+    first = next((w for w in worlds if w.kube_version), worlds[0])
+    return build_world(
+        objects,
+        kube_version=first.kube_version,
+        feature_gates=first.feature_gates,
+        sources=[x for w in worlds for x in w.sources],
+        skipped=sum(w.skipped for w in worlds),
+    )
+
+
+def merge(world: World, extra: Sequence[o.DRAObject]) -> World:
+    """The world plus objects of other kinds that came with the claim files."""
+    if not extra:
+        return world
+    groups = {
+        "Node": "nodes",
+        "DeviceClass": "device_classes",
+        "ResourceSlice": "slices",
+        "DeviceTaintRule": "taint_rules",
+        "Pod": "pods",
+    }
+    changes: dict[str, tuple[object, ...]] = {}
+    for obj in extra:
+        attr = groups.get(obj.kind)
+        if attr is not None:
+            changes[attr] = (*changes.get(attr, tuple(getattr(world, attr))), obj)
+    return world.with_objects(**changes)
+
+
+def target_spec(
+    claim_files: Sequence[str],
+    claims: Sequence[str],
+    pod: str | None,
+    namespace: str,
+    kube_version: str,
+    features: Features,
+) -> tuple[TargetSpec, list[o.DRAObject]]:
+    """The target, and objects of other kinds found in claim files (added to the world)."""
+    given = sum(bool(x) for x in (claim_files, claims, pod))
+    if given != 1:
+        raise UsageError(
+            "say what to explain: CLAIM_FILE arguments, --claim [NS/]NAME or --pod [NS/]NAME "
+            "(exactly one of them)",
+            COMMAND,
+        )
+    if not claim_files:
+        return TargetSpec(claim_refs=tuple(claims), pod_ref=pod, namespace=namespace), []
+    from dractl.io import load_paths
+
+    loaded = load_paths(list(claim_files))
+    raise_load_errors(loaded.errors)
+    reject_invalid(loaded.docs, kube_version, features)
+    objects, _ = objects_from_docs(loaded.docs)
+    targets = [x for x in objects if isinstance(x, o.ResourceClaim | o.ResourceClaimTemplate)]
+    if not targets:
+        raise InputError(
+            "no ResourceClaim or ResourceClaimTemplate in the claim files", SourcePos(claim_files[0])
+        )
+    others: list[o.DRAObject] = [
+        x for x in objects if not isinstance(x, o.ResourceClaim | o.ResourceClaimTemplate)
+    ]
+    return TargetSpec(claim_objects=tuple(targets), namespace=namespace), others
+
+
+def reject_invalid(docs: Iterable[object], kube_version: str, features: Features) -> None:
+    """InputError for the first object the API server would reject (errors, not warnings)."""
+    from dractl.validate.engine import check_doc
+    from dractl.validate.findings import Severity
+    from dractl.validate.options import ValidateOptions
+
+    opts = ValidateOptions(kube_version=kube_version, features=features)
+    for doc in docs:
+        _, findings = check_doc(doc, opts)  # type: ignore[arg-type]
+        errors = [f for f in findings if f.severity is Severity.ERROR]
+        if errors:
+            f = errors[0]
+            more = f" (and {len(errors) - 1} more; see dractl validate)" if len(errors) > 1 else ""
+            raise InputError(
+                f"{f.kind} {f.name}: the API server would reject it: {f.message}{more}",
+                SourcePos(f.file, f.document, f.line, f.column),
+                f.path or None,
+            )
+
+
+def resolve_features(
+    world: World, kube_version: str | None, gates: str | None, warn: Callable[[str], None]
+) -> tuple[str, Features, tuple[str, ...]]:
+    """Version: flag, else the snapshot's, else the default; gates: the version's defaults,
+    then the snapshot's recorded gates, then ``--feature-gates`` (warned when locked)."""
+    if kube_version is not None and kube_version not in SUPPORTED_KUBE_VERSIONS:
+        raise UsageError(
+            f"--kube-version {kube_version}: one of {', '.join(SUPPORTED_KUBE_VERSIONS)}", COMMAND
+        )
+    version = kube_version or world.kube_version or DEFAULT_KUBE_VERSION
+    if version not in SUPPORTED_KUBE_VERSIONS:
+        warn(f"the snapshot is from Kubernetes {version}; explaining with {DEFAULT_KUBE_VERSION} rules")
+        version = DEFAULT_KUBE_VERSION
+    try:
+        features = Features.for_version(version)
+        if world.feature_gates:
+            known = {k: v for k, v in world.feature_gates.items() if _known_gate(k)}
+            features = Features.from_mapping(known, features)
+        overrides: tuple[str, ...] = ()
+        if gates:
+            features = Features.parse(gates, features)
+            overrides = tuple(p.strip() for p in gates.split(",") if p.strip())
+    except ValueError as e:
+        raise UsageError(f"--feature-gates: {e}" if gates else str(e), COMMAND) from None
+    for gate in features.locked_overrides(version):
+        warn(f"feature gate {gate} is locked in Kubernetes {version}; a real cluster ignores the override")
+    return version, features, overrides
+
+
+def _known_gate(name: str) -> bool:
+    try:
+        Features.from_mapping({name: True})
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,208 @@
+"""Line/column of a field path inside a parsed file, computed only when asked.
+
+Loading keeps no positions (that is what keeps big inputs fast).  The first
+time a finding needs one, the file is composed again with libyaml's composer,
+which keeps a start mark on every node, and the node trees are cached on the
+:class:`SourceText` for later questions about the same file.
+
+Field paths are Kubernetes-style: ``spec.devices[0].attributes.model``.  Keys
+that contain dots or slashes may be written ``[gpu.nvidia.com/model]``,
+``["gpu.nvidia.com/model"]`` or simply appended
+(``attributes.gpu.nvidia.com/model``): the longest run of dotted parts that
+names an existing key is used.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from dractl.errors import DractlError
+
+_Composer: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+Position = tuple[int | None, int | None]
+
+
+class SourceText:
+    """One input's text, re-read on demand, and the document roots composed so far.
+
+    ``starts`` (set by the loader) says where each document's text begins: (character index,
+    0-based line, 0-based column) — for YAML the start of the document's first line.  A lookup
+    composes just that document's slice of the text, so asking for a position in a 6 MB
+    snapshot costs one small document, not the file.
+    """
+
+    def __init__(self, name: str, reader: Callable[[], str]) -> None:
+        self.name = name
+        self.starts: list[tuple[int, int, int]] = [(0, 0, 0)]
+        self._reader = reader
+        self._text: str | None = None
+        self._roots: dict[int, Node | None] = {}
+
+    def root(self, document: int) -> tuple[Node, tuple[int, int]] | None:
+        """The document's root node and the (line, column) its slice starts at (None if unknown)."""
+        if document >= len(self.starts) or document < 0:
+            return None
+        if document not in self._roots:
+            self._roots[document] = self._compose(document)
+        node = self._roots[document]
+        return None if node is None else (node, self.starts[document][1:])
+
+    def _compose(self, document: int) -> Node | None:
+        try:
+            if self._text is None:
+                self._text = self._reader()
+            start = self.starts[document][0]
+            end = self.starts[document + 1][0] if document + 1 < len(self.starts) else len(self._text)
+            return _compose_one(self._text[start:end])
+        except (yaml.YAMLError, OSError, ValueError, RecursionError, DractlError):
+            return None
+
+    def position(self, document: int, item: int | None, path: str) -> Position:
+        found = self.root(document)
+        if found is None:
+            return None, None
+        node, offset = found
+        if item is not None:
+            items = _child(node, "items")
+            if items is None or not isinstance(items[1], SequenceNode) or item >= len(items[1].value):
+                return _shift(_mark(node), offset)
+            node = items[1].value[item]
+        return _shift(locate(node, path), offset)
+
+
+def _shift(pos: Position, offset: tuple[int, int]) -> Position:
+    """From slice-relative to file positions (the column shifts only on the slice's first line)."""
+    line, col = pos
+    if line is None:
+        return None, col
+    if line == 1 and col is not None:
+        col += offset[1]
+    return line + offset[0], col
+
+
+def _compose_one(text: str) -> Node | None:
+    enabled = gc.isenabled()
+    gc.disable()
+    loader = _Composer(text)
+    try:
+        return loader.get_node() if loader.check_node() else None
+    finally:
+        loader.dispose()
+        if enabled:
+            gc.enable()
+
+
+def _mark(node: Node) -> Position:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def parse_path(path: str) -> list[tuple[str, bool]]:
+    """Split a field path into ``(text, bracketed)`` parts: ``a.b[0]["x.y"]`` ->
+    ``[("a", False), ("b", False), ("0", True), ("x.y", True)]``."""
+    parts: list[tuple[str, bool]] = []
+    buf = ""
+    i, n = 0, len(path)
+    while i < n:
+        c = path[i]
+        if c == ".":
+            if buf:
+                parts.append((buf, False))
+            buf = ""
+            i += 1
+        elif c == "[":
+            if buf:
+                parts.append((buf, False))
+            buf = ""
+            i = _bracket(path, i + 1, parts)
+        else:
+            buf += c
+            i += 1
+    if buf:
+        parts.append((buf, False))
+    return parts
+
+
+def _bracket(path: str, i: int, parts: list[tuple[str, bool]]) -> int:
+    """Read ``[...]`` starting after the ``[``; returns the index after the ``]``."""
+    if i < len(path) and path[i] in "\"'":
+        quote = path[i]
+        end = path.find(quote, i + 1)
+        if end < 0:
+            end = len(path)
+        parts.append((path[i + 1:end], True))
+        close = path.find("]", end)
+        return len(path) if close < 0 else close + 1
+    close = path.find("]", i)
+    if close < 0:
+        close = len(path)
+    parts.append((path[i:close], True))
+    return close + 1
+
+
+def _child(node: Node, key: str) -> tuple[Node, Node] | None:
+    """The (key node, value node) of ``key`` in a mapping node (the last one if duplicated),
+    looking into ``<<`` merges when the key isn't written in the mapping itself."""
+    if not isinstance(node, MappingNode):
+        return None
+    found = None
+    merges: list[Node] = []
+    for k, v in node.value:
+        if isinstance(k, ScalarNode):
+            if k.value == key and k.tag != "tag:yaml.org,2002:merge":
+                found = (k, v)
+            elif k.tag == "tag:yaml.org,2002:merge":
+                merges.extend(v.value if isinstance(v, SequenceNode) else [v])
+    if found is not None:
+        return found
+    for m in merges:
+        hit = _child(m, key)
+        if hit is not None:
+            return hit
+    return None
+
+
+def locate(node: Node, path: str) -> Position:
+    """Position of ``path`` below ``node``: the key for a mapping field, the item for a list
+    element, ``node`` itself for ""; the nearest existing ancestor when the path doesn't exist."""
+    parts = parse_path(path)
+    best = _mark(node)
+    i = 0
+    while i < len(parts):
+        text = parts[i][0]
+        if isinstance(node, SequenceNode):
+            if not text.isdigit() or int(text) >= len(node.value):
+                return best
+            node = node.value[int(text)]
+            best = _mark(node)
+            i += 1
+            continue
+        hit, used = _mapping_step(node, parts, i)
+        if hit is None:
+            return best
+        best = _mark(hit[0])
+        node = hit[1]
+        i += used
+    return best
+
+
+def _mapping_step(node: Node, parts: list[tuple[str, bool]], i: int) -> tuple[tuple[Node, Node] | None, int]:
+    """Match parts[i:] against a key of ``node``: a bracketed part alone, else the shortest run of
+    unbracketed parts joined by dots that names an existing key."""
+    text, bracketed = parts[i]
+    if bracketed:
+        return _child(node, text), 1
+    key = ""
+    for j in range(i, len(parts)):
+        part, br = parts[j]
+        if br:
+            break
+        key = f"{key}.{part}" if key else part
+        hit = _child(node, key)
+        if hit is not None:
+            return hit, j - i + 1
+    return None, 1

@@ -1,0 +1,57 @@
+"""Candidates: the devices of usable pools, flattened in the allocator's search order.
+
+Pools in gather order, slices by name, devices as listed.  A candidate's index is
+its position in that order; "start after candidate i" is how the search only
+tries combinations (not permutations) of devices within one request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dractl.matcher.pools import Pool
+from dractl.matcher.taints import EffectiveTaint
+from dractl.model.objects import Device, ResourceSlice
+
+
+class Candidate:
+    """One device as the search sees it (slots only: this is the hot path)."""
+
+    __slots__ = ("allow_multi", "device", "id", "idx", "per_device", "pool", "slice", "taints")
+
+    def __init__(self, idx: int, device: Device, slice_: ResourceSlice, pool: Pool,
+                 taints: tuple[EffectiveTaint, ...], allow_multi: bool) -> None:
+        self.idx = idx
+        self.device = device
+        self.slice = slice_
+        self.pool = pool
+        self.id = f"{pool.driver}/{pool.name}/{device.name}"
+        self.per_device = bool(slice_.per_device_node_selection)
+        self.taints = taints
+        self.allow_multi = allow_multi
+
+
+def of_pool(pool: Pool, start: int, taints_of: Callable[[Device], tuple[EffectiveTaint, ...]],
+            multi_allowed: bool) -> list[Candidate]:
+    """The pool's candidates numbered from ``start`` (all of them, even unusable
+    pools: "All" requests look at those too)."""
+    out: list[Candidate] = []
+    for s in pool.slices:
+        for d in s.devices:
+            out.append(Candidate(start + len(out), d, s, pool, taints_of(d),
+                                 multi_allowed and d.allow_multiple_allocations is True))
+    return out
+
+
+def flatten(pools: list[Pool], taints_of: Callable[[Device], tuple[EffectiveTaint, ...]],
+            multi_allowed: bool) -> tuple[list[Candidate], dict[str, list[Candidate]]]:
+    """(search candidates from complete, valid pools; every pool's devices by pool id)."""
+    search: list[Candidate] = []
+    by_pool: dict[str, list[Candidate]] = {}
+    for pool in pools:
+        usable = not (pool.incomplete or pool.invalid)
+        cands = of_pool(pool, len(search), taints_of, multi_allowed)
+        by_pool[pool.id] = cands
+        if usable:
+            search.extend(cands)
+    return search, by_pool

@@ -1,0 +1,71 @@
+"""Run one case of the shared allocator conformance format (../shared/conformance/allocator).
+
+A case names the enabled features, the node, DeviceClasses, all ResourceSlices,
+the claims to allocate together and the allocated state as id lists.  Share IDs
+are the fixed ``aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa`` the upstream tests use, so
+results compare.  Benchmarks use ``load_case`` to time the allocation alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dractl.matcher.api import FIXED_SHARE_ID, AllocatedState, NodeOutcome
+from dractl.matcher.engine import Allocator
+from dractl.model.build import build_object
+from dractl.model.features import Features
+from dractl.model.objects import DeviceClass, Node, ResourceClaim, ResourceSlice
+from dractl.model.quantity import Quantity
+
+
+@dataclass(frozen=True)
+class LoadedCase:
+    """A case as model objects (``nodes`` holds one or, for e-1000-nodes, many)."""
+
+    features: Features
+    nodes: tuple[Node | None, ...]
+    classes: tuple[DeviceClass, ...]
+    slices: tuple[ResourceSlice, ...]
+    claims: tuple[ResourceClaim, ...]
+    allocated: AllocatedState
+
+    def allocator(self) -> Allocator:
+        """A fresh allocator (fresh caches) with the fixed share ID."""
+        return Allocator(self.classes, self.slices, self.features, allocated=self.allocated,
+                         share_ids=lambda: FIXED_SHARE_ID)
+
+
+def _objects(raw: Sequence[Mapping[str, Any]] | None) -> list[Any]:
+    return [build_object(r) for r in raw or ()]
+
+
+def _state(case: Mapping[str, Any]) -> AllocatedState:
+    capacity = {dev: {name: Quantity.parse(q) for name, q in caps.items()}
+                for dev, caps in (case.get("allocatedCapacityDevices") or {}).items()}
+    return AllocatedState(frozenset(case.get("allocatedDevices") or ()),
+                          frozenset(case.get("allocatedSharedDeviceIDs") or ()), capacity)
+
+
+def load_case(case: Mapping[str, Any]) -> LoadedCase:
+    """Build the model objects of a case (not timed by benchmarks)."""
+    raw_nodes = case.get("nodes") or [case.get("node")]
+    nodes = tuple(build_object(n) if n else None for n in raw_nodes)
+    return LoadedCase(Features.from_mapping(case.get("features") or {}), nodes,  # type: ignore[arg-type]
+                      tuple(_objects(case.get("deviceClasses"))), tuple(_objects(case.get("resourceSlices"))),
+                      tuple(_objects(case.get("claims"))), _state(case))
+
+
+def outcome_dict(outcome: NodeOutcome) -> dict[str, Any]:
+    """``{"results": [...], "error": str | None}`` as the case format records answers."""
+    return {"results": outcome.results_dicts() if outcome.status == "allocated" else [],
+            "error": outcome.error}
+
+
+def run_case(case: Mapping[str, Any]) -> dict[str, Any]:
+    """Allocate the case's claims on its node: ``{"results": [AllocationResult dicts],
+    "error": str | None}``; empty results and no error mean "cannot allocate here"."""
+    loaded = load_case(case)
+    outcome = loaded.allocator().allocate(loaded.nodes[0], loaded.claims)
+    return outcome_dict(outcome)

@@ -1,0 +1,219 @@
+"""The Allocator: one cluster state, allocated against one node at a time.
+
+``Allocator(...)`` indexes the slices by node and prepares what is the same for
+every node (classes, committed state, taints from DeviceTaintRules, the selector
+result cache).  ``allocate(node, claims)`` runs the stages for one node:
+``pools.gather`` → ``requests.prepare_claim`` → ``search.allocate_one`` →
+``results.build``, and returns a :class:`NodeOutcome`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+
+from dractl.matcher import candidates as cand_mod
+from dractl.matcher import constraints as cons_mod
+from dractl.matcher import counters, pools, results
+from dractl.matcher.api import AllocatedState, NodeOutcome, Reason
+from dractl.matcher.candidates import Candidate
+from dractl.matcher.nodes import NodeSelectorError, node_matches
+from dractl.matcher.placement import Placer, Verdict
+from dractl.matcher.pruning import Pruner
+from dractl.matcher.requests import Req, RequestError, claim_ref, prepare_claim
+from dractl.matcher.search import DONE, Search, StepLimit
+from dractl.matcher.selection import SelectorCache, SelectorFailure
+from dractl.matcher.taints import EffectiveTaint, effective_taints
+from dractl.matcher.tracing import Recorder
+from dractl.model.features import Features
+from dractl.model.objects import Device, DeviceClass, DeviceTaintRule, Node, ResourceClaim, ResourceSlice
+
+
+class Allocator:
+    """Reusable across nodes (kube-scheduler's Filter pattern); not thread-safe.
+
+    ``share_ids`` makes share IDs for multi-allocatable devices (default: uuid4).
+    Selector results are cached for the Allocator's lifetime: build a new one when
+    the cluster state changes.
+    """
+
+    def __init__(self, device_classes: Sequence[DeviceClass], slices: Sequence[ResourceSlice],
+                 features: Features, *, allocated: AllocatedState | None = None,
+                 taint_rules: Sequence[DeviceTaintRule] = (),
+                 share_ids: Callable[[], str] | None = None) -> None:
+        self.features = features
+        self.classes = {c.meta.name: c for c in device_classes}
+        self.all_slices = list(slices)
+        self.on_node: dict[str, list[ResourceSlice]] = {}
+        self.shared: list[ResourceSlice] = []
+        for s in self.all_slices:
+            (self.on_node.setdefault(s.node_name, []) if s.node_name else self.shared).append(s)
+        self.allocated = allocated or AllocatedState()
+        self.committed_capacity = {dev: {k: q.value for k, q in caps.items()}
+                                   for dev, caps in self.allocated.capacity.items()}
+        self.allocated_ids = (set(self.allocated.devices) | set(self.committed_capacity)
+                              | {s.rsplit("/", 1)[0] for s in self.allocated.shares})
+        use_rules = features.device_taints and features.device_taint_rules
+        self.rules = tuple(taint_rules) if use_rules else ()
+        self._taints: dict[int, tuple[Device, tuple[EffectiveTaint, ...]]] = {}
+        self.selectors = SelectorCache(features)
+        self.share_ids = share_ids or (lambda: str(uuid.uuid4()))
+
+    def taints_of(self, device: Device) -> tuple[EffectiveTaint, ...]:
+        hit = self._taints.get(id(device))
+        if hit is None or hit[0] is not device:
+            hit = (device, effective_taints(device, self.rules))
+            self._taints[id(device)] = hit
+        return hit[1]
+
+    def allocate(self, node: Node | None, claims: Sequence[ResourceClaim], *, trace: bool = True,
+                 max_steps: int | None = None) -> NodeOutcome:
+        """Allocate ``claims`` together on ``node``; see :class:`NodeOutcome`."""
+        run = _Run(self, node, claims, Recorder(trace), max_steps)
+        return run.outcome()
+
+
+class _Run:
+    """One Allocate call."""
+
+    def __init__(self, owner: Allocator, node: Node | None, claims: Sequence[ResourceClaim],
+                 recorder: Recorder, max_steps: int | None) -> None:
+        self.a = owner
+        self.f = owner.features
+        self.node = node
+        self.node_name = node.meta.name if node is not None else ""
+        self.claims = list(claims)
+        self.rec = recorder
+        self.max_steps = max_steps
+        self.search: Search | None = None
+
+    def outcome(self) -> NodeOutcome:
+        try:
+            return self._outcome()
+        except RequestError as err:
+            self.rec.note("", "", None, "request", Reason(err.reason), err.message)
+            return self._error(err.message, "pod")
+        except StepLimit:
+            return self._error(f"allocation search stopped after {self.max_steps} steps", "pod")
+
+    def _error(self, message: str, scope: str) -> NodeOutcome:
+        steps = self.search.steps if self.search else 0
+        return NodeOutcome(self.node_name, "error", error=message, error_scope=scope,  # type: ignore[arg-type]
+                           trace=self.rec.finish(steps, 0, {}))
+
+    def _outcome(self) -> NodeOutcome:
+        slices = self.a.on_node.get(self.node_name, []) + self.a.shared if self.node_name else self.a.shared
+        try:
+            found = pools.gather(slices, self.node, self.f, self.a.all_slices)
+        except pools.PoolError as err:
+            raise RequestError(f"gather pool information: {err}") from err
+        self._note_pools(found)
+        cands, by_pool = cand_mod.flatten(found, self.a.taints_of,
+                                          self.f.consumable_capacity)
+        placer = self._placer(found)
+        reqs = self._prepare(found, by_pool, placer)
+        pruner = Pruner.build(reqs, cands, placer, self.f, self.selectable) if reqs else None
+        self.search = Search(reqs, cands, placer, pruner, self.max_steps)
+        code = self.search.allocate_one(0, 0, 0, 0, False, 0)
+        pruned = pruner.pruned if pruner else 0
+        if code != DONE:
+            trace = self.rec.finish(self.search.steps, pruned, {})
+            if any(p.invalid for p in found):
+                return NodeOutcome(self.node_name, "error", error="invalid resource pools were encountered",
+                                   error_scope="node", trace=trace)
+            return NodeOutcome(self.node_name, "unallocatable", trace=trace)
+        return self._allocated(reqs, placer, pruned)
+
+    def _note_pools(self, found: list[pools.Pool]) -> None:
+        for p in found:
+            if p.incomplete:
+                self.rec.note("", "", p.id, "pool", Reason.POOL_INCOMPLETE, "the pool is being updated")
+            elif p.invalid:
+                self.rec.note("", "", p.id, "pool", Reason.POOL_INVALID, p.invalid_reason)
+
+    def _placer(self, found: list[pools.Pool]) -> Placer:
+        avail: dict[str, counters.CounterSets] = {}
+
+        def available_for(pool: pools.Pool) -> counters.CounterSets:
+            if pool.id not in avail:
+                avail[pool.id] = counters.available(pool, self.a.allocated_ids.__contains__)
+            return avail[pool.id]
+
+        book = counters.CounterBook(available_for)
+        return Placer(self.f, len(self.claims), self.a.allocated.devices, self.a.committed_capacity, [],
+                      book, self.selectable, self.rec, self.a.share_ids)
+
+    def _prepare(self, found: list[pools.Pool], by_pool: dict[str, list[Candidate]],
+                 placer: Placer) -> list[list[list[Req]]]:
+        fits = placer.fits if self.f.consumable_capacity else None
+        reqs = []
+        for ci, claim in enumerate(self.claims):
+            reqs.append(prepare_claim(ci, claim, self.a.classes, self.f, found, by_pool, self.selectable, fits))
+            placer.constraints.append(self._constraints(claim))
+        return reqs
+
+    def _constraints(self, claim: ResourceClaim) -> list[cons_mod.MatchAttribute | cons_mod.DistinctAttribute]:
+        out = []
+        for i, spec in enumerate(claim.spec.constraints):
+            try:
+                out.append(cons_mod.build(spec, self.f.list_type_attributes))
+            except cons_mod.UnsupportedConstraint:
+                raise RequestError(f"claim {claim_ref(claim)}, constraint #{i}: empty constraint "
+                                   "(unsupported constraint type?)") from None
+        return out
+
+    # ------------------------------------------------------------- selectors
+
+    def selectable(self, req: Req, cand: Candidate) -> Verdict:
+        """Class selectors, request selectors, per-device node selection (cached)."""
+        if cand.device.binding_conditions and not self.f.device_binding_and_status:
+            return Reason.BINDING_CONDITIONS_DISABLED, "DRADeviceBindingConditions is off"
+        hit = req.selectable.get(cand.idx)
+        if hit is None:
+            hit = self._selectable(req, cand)
+            req.selectable[cand.idx] = hit
+        return hit
+
+    def _selectable(self, req: Req, cand: Candidate) -> Verdict:
+        cls = req.device_class
+        for i, expr in enumerate(cls.selectors):
+            if not self._matches(expr, i, req, cand, f"class {cls.meta.name}"):
+                return Reason.CLASS_SELECTOR_FALSE, f"class {cls.meta.name} selector #{i}: {expr}"
+        for i, expr in enumerate(req.selectors):
+            if not self._matches(expr, i, req, cand, f"claim {claim_ref(req.claim)}"):
+                return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i}: {expr}"
+        if cand.per_device and not self._node_ok(cand.device):
+            return Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}"
+        return True
+
+    def _matches(self, expr: str, i: int, req: Req, cand: Candidate, owner: str) -> bool:
+        try:
+            return self.a.selectors.matches(expr, cand.device)
+        except SelectorFailure as fail:
+            if fail.compile_error:
+                self.rec.reject(req, cand.id, "selectors", Reason.CEL_COMPILE_ERROR, fail.message)
+                raise RequestError(f"{owner}: selector #{i}: CEL compile error: {fail.message}",
+                                   Reason.CEL_COMPILE_ERROR.value) from None
+            self.rec.reject(req, cand.id, "selectors", Reason.CEL_RUNTIME_ERROR, fail.message)
+            raise RequestError(f"{owner}: selector #{i} on device {cand.id}: CEL runtime error: {fail.message}",
+                               Reason.CEL_RUNTIME_ERROR.value) from None
+
+    def _node_ok(self, d: Device) -> bool:
+        try:
+            return node_matches(self.node, d.node_name or "", bool(d.all_nodes), d.node_selector)
+        except NodeSelectorError as err:
+            raise RequestError(f"failed to parse node selector: {err}") from None
+
+    # --------------------------------------------------------------- results
+
+    def _allocated(self, reqs: list[list[list[Req]]], placer: Placer, pruned: int) -> NodeOutcome:
+        assert self.search is not None
+        out = []
+        chosen_ids: dict[tuple[int, int, int], list[str]] = {}
+        for ci, claim in enumerate(self.claims):
+            chosen = [entries[self.search.selected_sub.get((ci, ri), 0)] for ri, entries in enumerate(reqs[ci])]
+            out.append(results.build(claim, placer.results[ci], chosen, self.node_name, self.f))
+            for p in placer.results[ci]:
+                chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
+        trace = self.rec.finish(self.search.steps, pruned, chosen_ids)
+        return NodeOutcome(self.node_name, "allocated", tuple(out), trace=trace)

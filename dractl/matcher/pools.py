@@ -1,0 +1,166 @@
+"""Pool gathering: which resource pools (and which of their slices) a node can use.
+
+The rules are the structured allocator's: only the newest generation of a pool
+counts; a pool whose slices are not all published is *incomplete* (never
+allocated from, and "All" requests fail on it); a pool with duplicate device
+names or bad counter references is *invalid*.  Pools come sorted by
+(driver, pool), slices by name, and pools with binding conditions go last: that
+is the device search order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dractl.model.features import Features
+from dractl.model.objects import Node, ResourceSlice
+from dractl.matcher.nodes import NodeSelectorError, node_matches
+
+CounterSets = dict[str, dict[str, Fraction]]
+
+
+class PoolError(Exception):
+    """Gathering failed (a node selector that does not parse); the message is final."""
+
+
+@dataclass(slots=True)
+class Pool:
+    """One pool as seen from one node.  ``slices`` hold the devices reachable from
+    the node; ``other_slices`` the rest of the pool (they matter for counters)."""
+
+    driver: str
+    name: str
+    incomplete: bool = False
+    invalid: bool = False
+    invalid_reason: str = ""
+    slices: list[ResourceSlice] = field(default_factory=list)
+    other_slices: list[ResourceSlice] = field(default_factory=list)
+    counter_sets: CounterSets = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.driver}/{self.name}"
+
+
+def gather(slices_for_node: Sequence[ResourceSlice], node: Node | None, features: Features,
+           all_slices: Sequence[ResourceSlice]) -> list[Pool]:
+    """All pools with devices for ``node``, in search order; raises PoolError."""
+    by_pool: dict[tuple[str, str], list[ResourceSlice]] = {}
+    for s in slices_for_node:
+        if _relevant(s, node, features):
+            _add_slice(by_pool, s)
+    plain: list[Pool] = []
+    binding: list[Pool] = []
+    for (driver, name), members in by_pool.items():
+        pool = _pool_for(driver, name, members, features, all_slices)
+        if pool is not None:
+            (binding if _has_binding_conditions(pool) else plain).append(pool)
+    plain.sort(key=lambda p: (p.driver, p.name))
+    binding.sort(key=lambda p: (p.driver, p.name))
+    return plain + binding
+
+
+def _relevant(s: ResourceSlice, node: Node | None, features: Features) -> bool:
+    if not features.partitionable_devices and (s.per_device_node_selection is not None or s.shared_counters):
+        return False
+    try:
+        if s.node_name or s.all_nodes or s.node_selector is not None:
+            return node_matches(node, s.node_name or "", bool(s.all_nodes), s.node_selector)
+        if s.per_device_node_selection:
+            return any(node_matches(node, d.node_name or "", bool(d.all_nodes), d.node_selector)
+                       for d in s.devices)
+    except NodeSelectorError as err:
+        raise PoolError(f"failed to perform node selection for slice {s.meta.name}: {err}") from err
+    return False  # some future way of selecting nodes: not ours to use
+
+
+def _add_slice(by_pool: dict[tuple[str, str], list[ResourceSlice]], s: ResourceSlice) -> None:
+    key = (s.driver, s.pool.name)
+    current = by_pool.get(key)
+    if current is None or s.pool.generation > current[0].pool.generation:
+        by_pool[key] = [s]
+    elif s.pool.generation == current[0].pool.generation:
+        current.append(s)
+
+
+def _pool_for(driver: str, name: str, members: list[ResourceSlice], features: Features,
+              all_slices: Sequence[ResourceSlice]) -> Pool | None:
+    """Build the pool, or None when a newer generation exists that this node can't see."""
+    expected = members[0].pool.resource_slice_count
+    if len(members) == expected:
+        return _build(driver, name, members, features, ())
+    generation = members[0].pool.generation
+    whole: list[ResourceSlice] = []
+    for s in all_slices:
+        if s.driver != driver or s.pool.name != name:
+            continue
+        if s.pool.generation > generation:
+            return None
+        if s.pool.generation == generation:
+            whole.append(s)
+    if len(whole) != expected:
+        return Pool(driver, name, incomplete=True)
+    return _build(driver, name, members, features, whole)
+
+
+def _build(driver: str, name: str, members: list[ResourceSlice], features: Features,
+           whole: Sequence[ResourceSlice]) -> Pool:
+    members = sorted(members, key=lambda s: s.meta.name)
+    counter_slices = [s for s in members if features.partitionable_devices and s.shared_counters]
+    device_slices = [s for s in members if not (features.partitionable_devices and s.shared_counters)]
+    other: list[ResourceSlice] = []
+    seen = {s.meta.name for s in members}
+    for s in whole:
+        if s.meta.name in seen:
+            continue
+        (counter_slices if features.partitionable_devices and s.shared_counters else other).append(s)
+    pool = Pool(driver, name, slices=device_slices, other_slices=other)
+    problem = _duplicate_device(device_slices)
+    if problem is None and features.partitionable_devices:
+        pool.counter_sets, problem = _counter_sets(counter_slices)
+        problem = problem or _bad_consumption(pool.counter_sets, device_slices)
+        problem = problem or _bad_consumption(pool.counter_sets, other)
+    if problem is not None:
+        return Pool(driver, name, invalid=True, invalid_reason=problem)
+    if not features.partitionable_devices:
+        pool.other_slices = []
+    return pool
+
+
+def _duplicate_device(slices: Sequence[ResourceSlice]) -> str | None:
+    names: set[str] = set()
+    for s in slices:
+        for d in s.devices:
+            if d.name in names:
+                return f"duplicate device name {d.name}"
+            names.add(d.name)
+    return None
+
+
+def _counter_sets(slices: Sequence[ResourceSlice]) -> tuple[CounterSets, str | None]:
+    sets: CounterSets = {}
+    for s in slices:
+        for cs in s.shared_counters:
+            if cs.name in sets:
+                return {}, f"duplicate counter set name {cs.name}"
+            sets[cs.name] = {k: q.value for k, q in cs.counters.items()}
+    return sets, None
+
+
+def _bad_consumption(sets: CounterSets, slices: Sequence[ResourceSlice]) -> str | None:
+    for s in slices:
+        for d in s.devices:
+            for use in d.consumes_counters:
+                counters = sets.get(use.counter_set)
+                if counters is None:
+                    return f"counter set {use.counter_set} not found"
+                for cname in use.counters:
+                    if cname not in counters:
+                        return f"counter {cname} not found in counter set {use.counter_set}"
+    return None
+
+
+def _has_binding_conditions(pool: Pool) -> bool:
+    return any(d.binding_conditions for s in pool.slices for d in s.devices)

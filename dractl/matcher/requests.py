@@ -1,0 +1,163 @@
+"""Request preparation: validate every request and subrequest, resolve its class,
+and work out how many devices it needs ("All" mode: exactly which ones).
+
+Errors carry Kubernetes' wording and abort the allocation (``RequestError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from dractl.matcher.api import RESULTS_MAX_SIZE
+from dractl.matcher.candidates import Candidate
+from dractl.matcher.pools import Pool
+from dractl.model.features import Features
+from dractl.model.objects import (
+    DeviceClass,
+    DeviceRequest,
+    DeviceSubRequest,
+    DeviceToleration,
+    ExactDeviceRequest,
+    ResourceClaim,
+)
+from dractl.model.quantity import Quantity
+
+
+class RequestError(Exception):
+    """The claims cannot be processed; ``message`` is what Kubernetes says."""
+
+    def __init__(self, message: str, reason: str = "invalid-request") -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason
+
+
+def claim_ref(claim: ResourceClaim) -> str:
+    """klog.KObj: ``namespace/name`` or ``name``."""
+    return claim.meta.key
+
+
+@dataclass(eq=False, slots=True)
+class Req:
+    """One request, or one subrequest of a ``firstAvailable`` request."""
+
+    claim_index: int
+    request_index: int
+    sub_index: int
+    claim: ResourceClaim
+    name: str
+    parent: str | None
+    device_class: DeviceClass
+    selectors: tuple[str, ...]
+    mode: str
+    count: int
+    admin: bool
+    tolerations: tuple[DeviceToleration, ...]
+    capacity: Mapping[str, Quantity] | None
+    num_devices: int = 0
+    all_devices: list[Candidate] | None = None
+    # per candidate index: True (selectable) or the Reason value that excluded it
+    selectable: dict[int, object] = field(default_factory=dict)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.parent}/{self.name}" if self.parent else self.name
+
+
+Selectable = Callable[[Req, Candidate], object]
+Fits = Callable[[Req, Candidate], object]
+
+
+def _entry(ci: int, ri: int, si: int, claim: ResourceClaim, req: ExactDeviceRequest | DeviceSubRequest,
+           parent: str | None, name: str, cls: DeviceClass) -> Req:
+    admin = bool(getattr(req, "admin_access", None))
+    return Req(ci, ri, si, claim, name, parent, cls, req.selectors, req.allocation_mode, req.count, admin,
+               req.tolerations, req.capacity_requests)
+
+
+def _check_feature_use(claim: ResourceClaim, request: DeviceRequest, features: Features) -> None:
+    ref = claim_ref(claim)
+    if request.first_available and not features.prioritized_list:
+        raise RequestError(f"claim {ref}, request {request.name}: has subrequests, but the "
+                           "DRAPrioritizedList feature is disabled", "feature-disabled")
+    if features.consumable_capacity:
+        return
+    if request.exactly is not None and request.exactly.capacity_requests is not None:
+        raise RequestError(f"claim {ref}, request {request.name}: has capacity requests, but the "
+                           "DRAConsumableCapacity feature is disabled", "feature-disabled")
+    for sub in request.first_available:
+        if sub.capacity_requests is not None:
+            raise RequestError(f"claim {ref}, subrequest {sub.name}: has capacity requests, but the "
+                               "DRAConsumableCapacity feature is disabled", "feature-disabled")
+
+
+def _validate(claim: ResourceClaim, req: ExactDeviceRequest | DeviceSubRequest, name: str,
+              classes: Mapping[str, DeviceClass], features: Features) -> DeviceClass:
+    ref = claim_ref(claim)
+    for i, sel in enumerate(req.selectors):
+        if not sel:
+            raise RequestError(f"claim {ref}, request {name}, selector #{i}: CEL expression empty "
+                               "(unsupported selector type?)")
+    if getattr(req, "admin_access", None) is not None and not features.admin_access:
+        raise RequestError(f"claim {ref}, request {name}: admin access is requested, but the feature "
+                           "is disabled", "admin-access-disabled")
+    if not req.device_class_name:
+        raise RequestError(f"claim {ref}, request {name}: missing device class name "
+                           "(unsupported request type?)")
+    cls = classes.get(req.device_class_name)
+    if cls is None:
+        raise RequestError(f"claim {ref}, request {name}: could not retrieve device class "
+                           f"{req.device_class_name}: deviceclass.resource.k8s.io "
+                           f'"{req.device_class_name}" not found')
+    return cls
+
+
+def _size(entry: Req, pools: Sequence[Pool], by_pool: Mapping[str, list[Candidate]],
+          selectable: Selectable, fits: Fits | None) -> None:
+    """Set ``num_devices`` (and ``all_devices`` for "All")."""
+    if entry.mode == "ExactCount":
+        entry.num_devices = entry.count
+        return
+    if entry.mode != "All":
+        raise RequestError(f"claim {claim_ref(entry.claim)}, request {entry.name}: unsupported count mode "
+                           f"{entry.mode}")
+    found: list[Candidate] = []
+    for pool in pools:
+        state = "being updated" if pool.incomplete else "invalid" if pool.invalid else ""
+        if state:
+            raise RequestError(f"claim {claim_ref(entry.claim)}, request {entry.name}: asks for all devices, "
+                               f"but resource pool {pool.id} is currently {state}",
+                               "pool-incomplete" if pool.incomplete else "pool-invalid")
+        for cand in by_pool.get(pool.id, ()):
+            if selectable(entry, cand) is True and (fits is None or fits(entry, cand) is True):
+                found.append(cand)
+    entry.all_devices = found
+    entry.num_devices = len(found)
+
+
+def prepare_claim(ci: int, claim: ResourceClaim, classes: Mapping[str, DeviceClass], features: Features,
+                  pools: Sequence[Pool], by_pool: Mapping[str, list[Candidate]], selectable: Selectable,
+                  fits: Fits | None) -> list[list[Req]]:
+    """One list per request: its single entry, or one entry per subrequest."""
+    out: list[list[Req]] = []
+    minimum = 0
+    for ri, request in enumerate(claim.spec.requests):
+        _check_feature_use(claim, request, features)
+        subs: Sequence[ExactDeviceRequest | DeviceSubRequest] = request.first_available
+        if not subs:
+            subs = (request.exactly,) if request.exactly is not None else (ExactDeviceRequest(""),)
+        entries = []
+        for si, sub in enumerate(subs):
+            parent = request.name if request.first_available else None
+            name = sub.name if isinstance(sub, DeviceSubRequest) else request.name
+            entry = _entry(ci, ri, si, claim, sub, parent, name,
+                           _validate(claim, sub, name, classes, features))
+            _size(entry, pools, by_pool, selectable, fits)
+            entries.append(entry)
+        minimum += min(e.num_devices for e in entries)
+        out.append(entries)
+    if minimum > RESULTS_MAX_SIZE:
+        raise RequestError(f"claim {claim_ref(claim)}: number of requested devices {minimum} exceeds the "
+                           f"claim limit of {RESULTS_MAX_SIZE}", "result-limit")
+    return out

@@ -1,0 +1,122 @@
+"""The backtracking search: one device at a time, claims and requests in order.
+
+``allocate_one`` is the structured allocator's ``allocateOne``: it picks a device
+for device slot ``di`` of request ``ri`` (subrequest ``si``) of claim ``ci``, then
+recurses for the next slot; the first complete assignment wins.  Within one
+request only increasing candidate positions are tried (combinations, not
+permutations).  Every tentative placement returns an undo callable.
+
+Return codes: DONE (a full solution is in place), FAIL (none below this point),
+EXCEEDED (a claim would exceed 32 devices: the caller backtracks aggressively and
+may try a smaller subrequest).  Fatal problems raise ``RequestError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from dractl.matcher.api import RESULTS_MAX_SIZE, Reason
+from dractl.matcher.candidates import Candidate
+from dractl.matcher.requests import Req, RequestError, claim_ref
+
+if TYPE_CHECKING:
+    from dractl.matcher.placement import Placer
+    from dractl.matcher.pruning import Pruner
+
+FAIL, DONE, EXCEEDED = 0, 1, 2
+
+
+class StepLimit(Exception):
+    """``max_steps`` was exceeded."""
+
+
+class Search:
+    """Mutable search state for one Allocate call."""
+
+    def __init__(self, reqs: list[list[list[Req]]], cands: list[Candidate], placer: Placer,
+                 pruner: Pruner | None, max_steps: int | None) -> None:
+        self.reqs = reqs
+        self.cands = cands
+        self.placer = placer
+        self.pruner = pruner
+        self.max_steps = max_steps
+        self.steps = 0
+        self.selected_sub: dict[tuple[int, int], int] = {}
+
+    def allocate_one(self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: int) -> int:
+        self.steps += 1
+        if self.max_steps is not None and self.steps > self.max_steps:
+            raise StepLimit()
+        if ci >= len(self.reqs):
+            return DONE
+        if ri >= len(self.reqs[ci]):
+            code = self.allocate_one(ci + 1, 0, 0, 0, False, 0)
+            return FAIL if code == EXCEEDED else code
+        entries = self.reqs[ci][ri]
+        req = entries[si]
+        if not in_sub and req.parent is not None:
+            return self._first_available(ci, ri, di)
+        if req.all_devices is not None and not req.all_devices:
+            return FAIL
+        if di >= req.num_devices:
+            return self.allocate_one(ci, ri + 1, 0, 0, False, 0)
+        if len(self.placer.results[ci]) + req.num_devices - di > RESULTS_MAX_SIZE:
+            return EXCEEDED
+        if req.all_devices is not None:
+            return self._take_all(req, di, in_sub)
+        if self.pruner is not None and not self.pruner.feasible(req, di, start):
+            return FAIL
+        return self._scan(req, di, in_sub, start)
+
+    def _first_available(self, ci: int, ri: int, di: int) -> int:
+        """Try the subrequests in order; the first that leads to a solution wins."""
+        all_exceeded = True
+        for si in range(len(self.reqs[ci][ri])):
+            code = self.allocate_one(ci, ri, si, di, True, 0)
+            if code == EXCEEDED:
+                continue
+            all_exceeded = False
+            if code == DONE:
+                self.selected_sub[(ci, ri)] = si
+                return DONE
+        return EXCEEDED if all_exceeded else FAIL
+
+    def _take_all(self, req: Req, di: int, in_sub: bool) -> int:
+        """"All" mode: the devices are known; each one must be usable, in order."""
+        assert req.all_devices is not None
+        undo = self.placer.place(req, req.all_devices[di], must=True)
+        if undo is None:
+            return FAIL
+        code = self.allocate_one(req.claim_index, req.request_index, req.sub_index, di + 1, in_sub, 0)
+        if code != DONE:
+            undo()
+        return code
+
+    def _scan(self, req: Req, di: int, in_sub: bool, start: int) -> int:
+        """Try each remaining candidate for slot ``di``; recurse on success."""
+        placer = self.placer
+        cands = self.cands
+        for idx in range(start, len(cands)):
+            cand = cands[idx]
+            if not placer.precheck(req, cand):
+                continue
+            undo = placer.place(req, cand, must=False)
+            if undo is None:
+                continue
+            code = self.allocate_one(req.claim_index, req.request_index, req.sub_index, di + 1, in_sub,
+                                     idx + 1)
+            if code == DONE:
+                return DONE
+            undo()
+            if code == EXCEEDED:
+                return EXCEEDED
+        return FAIL
+
+
+def constraint_error(req: Req, cand: Candidate) -> RequestError:
+    return RequestError(f"claim {claim_ref(req.claim)}, request {req.name}: cannot add device {cand.id} "
+                        "because a claim constraint would not be satisfied", Reason.CONSTRAINT_MISMATCH.value)
+
+
+Undo = Callable[[], None]

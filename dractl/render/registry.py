@@ -1,0 +1,86 @@
+"""The (report type, format) → writer registry and :func:`render`."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from enum import Enum, StrEnum
+from typing import Any
+
+from dractl.errors import UsageError
+
+
+class Format(StrEnum):
+    """Every output format dractl knows; each report type supports a subset."""
+
+    TABLE = "table"
+    WIDE = "wide"
+    JSON = "json"
+    YAML = "yaml"
+    GITHUB = "github"
+    JUNIT = "junit"
+    SARIF = "sarif"
+
+
+Writer = Callable[[Any, Any], None]
+# A writer, or "module:function" naming one (imported only when that format is rendered).
+_WRITERS: dict[tuple[str, Format], Writer | str] = {}
+# Modules that register writers when imported (lazily, on the first render/allowed_formats).
+_PROVIDERS = ("dractl.render.validation",)
+_loaded = False
+
+
+def register(report_type: str, fmt: Format, writer: Writer | str) -> None:
+    """Add (or replace) the writer of ``fmt`` for ``report_type``: a callable, or
+    ``"package.module:function"`` to import it only when that format is rendered."""
+    _WRITERS[(report_type, fmt)] = writer
+
+
+def _resolve(writer: Writer | str) -> Writer:
+    if callable(writer):
+        return writer
+    module, _, name = writer.partition(":")
+    found: Writer = getattr(importlib.import_module(module), name)
+    return found
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for name in _PROVIDERS:
+            importlib.import_module(name)
+
+
+def allowed_formats(report_type: str) -> list[Format]:
+    """The formats ``report_type`` supports, in :class:`Format` order."""
+    _load()
+    return [f for f in Format if (report_type, f) in _WRITERS]
+
+
+def format_enum(report_type: str) -> type[Enum]:
+    """A str Enum of the formats of ``report_type`` (drives ``-o`` choices, help and completion)."""
+    members = {f.name: f.value for f in allowed_formats(report_type)}
+    return Enum(f"{report_type.title().replace('-', '')}Format", members, type=str)  # type: ignore[return-value]
+
+
+def render(report: Any, fmt: Format | str | Enum, console: Any, command: str | None = None) -> None:
+    """Write ``report`` in ``fmt`` to ``console`` (a Rich console on stdout).  Raises UsageError
+    when the report type has no writer for the format."""
+    _load()
+    value = fmt.value if isinstance(fmt, Enum) else str(fmt)
+    report_type = report.report_type
+    try:
+        writer = _resolve(_WRITERS[(report_type, Format(value))])
+    except (ValueError, KeyError):
+        allowed = ", ".join(f.value for f in allowed_formats(report_type))
+        raise UsageError(f"--output {value} is not supported by {command or report_type}; one of: {allowed}",
+                         command) from None
+    writer(report, console)
+
+
+def write_text(console: Any, text: str) -> None:
+    """Write raw text (JSON, XML, annotations) to the console's file, ending with a newline."""
+    out = console.file
+    out.write(text if text.endswith("\n") or not text else text + "\n")
+    out.flush()

@@ -1,0 +1,106 @@
+"""Cross-object lint: what no single-object check (and not the API server) can see.
+
+``lint`` looks at all inputs together, plus optional context objects (a snapshot
+or the cluster): DeviceClasses that don't exist, selectors naming attributes no
+device publishes or matching no device, incomplete or inconsistent pools,
+counters that don't exist, duplicate devices and uuids, DeviceTaintRules that
+taint everything, tolerations that tolerate nothing, requests bigger than any
+node.  Findings are warnings, except where the server would reject the object
+(admin access in a namespace known to lack the label).  Findings are returned in
+a stable order and located in the input documents.  Pure: never prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from dractl.validate.findings import Finding, Severity
+from dractl.validate.options import ValidateOptions
+from dractl.validate.rules import xclaims, xmatch, xpools
+from dractl.validate.rules.xindex import DocLike, Entry, Index
+
+LINT_RULES: dict[str, str] = {
+    "ADV-CLASS-EXISTS": "A request names a DeviceClass in neither the inputs nor the cluster context.",
+    "ADV-EXTRES-UNIQUE": "Two DeviceClasses map the same extendedResourceName.",
+    "ADV-POOL-CONSISTENT": "Slices of a pool disagree on generation or count, or the pool is incomplete.",
+    "ADV-DEVICE-UNIQUE-POOL": "A device name appears in more than one slice of a pool.",
+    "ADV-COUNTERSET-EXISTS": "consumesCounters names a counter set or counter no slice of the pool defines.",
+    "LINT-COUNTER-EXCEEDS": "A device consumes more of a counter than its counter set holds.",
+    "LINT-DUPLICATE-UUID": "Two devices of one driver publish the same uuid-like attribute value.",
+    "LINT-DEVICES-AND-COUNTERS": "devices and sharedCounters in one slice (rejected from 1.35 on).",
+    "LINT-SELECTOR-UNKNOWN-ATTRIBUTE": "A selector references an attribute or capacity no device publishes.",
+    "LINT-SELECTOR-NO-MATCH": "A request's class and request selectors match none of the input devices.",
+    "LINT-REQUEST-EXCEEDS-NODE": "A request asks for more devices than any one node offers.",
+    "LINT-DTR-EMPTY-SELECTOR": "A DeviceTaintRule with an empty selector taints every device in the cluster.",
+    "LINT-DTR-NO-SELECTOR": "A DeviceTaintRule without a selector taints no device.",
+    "LINT-TOLERATION-NOTHING": "A toleration that can never match a taint.",
+    "RC-ADMIN-NS": "adminAccess in a namespace without the admin-access label (known from the inputs).",
+}
+_ERROR_RULES = frozenset({"RC-ADMIN-NS"})
+
+
+def lint(
+    docs: Sequence[DocLike], opts: ValidateOptions, *, context_docs: Sequence[DocLike] = ()
+) -> list[Finding]:
+    """Cross-object findings over ``docs`` (the inputs) with ``context_docs`` (snapshot/cluster objects,
+    only read).  Only input objects get findings.  Stable order (file, document, line, rule, path)."""
+    index = Index.build(docs, context_docs)
+    out: list[Finding] = []
+
+    def emit(entry: Entry, rule: str, path: str, message: str) -> None:
+        if entry.is_input:
+            severity = Severity.ERROR if rule in _ERROR_RULES else Severity.WARNING
+            out.append(_locate(Finding(severity, rule, message, path), entry))
+
+    xclaims.check_classes(index, emit)
+    xclaims.check_selector_refs(index, emit)
+    xclaims.check_taint_rules(index, emit)
+    xclaims.check_tolerations(index, emit)
+    xclaims.check_admin_namespaces(index, emit)
+    xpools.check_pools(index, emit)
+    xpools.check_uuids(index, emit)
+    xpools.check_mixed_slices(index, emit, before_135=opts.kube_version in ("1.32", "1.33", "1.34"))
+    xmatch.check_matches(index, emit, opts.features)
+    return sorted(_dedupe(out), key=Finding.sort_key)
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for f in findings:
+        key = (f.file, f.document, f.rule, f.path, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+def _locate(f: Finding, entry: Entry) -> Finding:
+    doc = entry.doc
+    origin = doc.origin
+    line, column = _position(doc, f.path)
+    return replace(
+        f,
+        file=str(getattr(origin, "file", "")),
+        document=int(getattr(origin, "document", 0) or 0),
+        line=line,
+        column=column,
+        kind=entry.kind,
+        name=entry.name,
+        namespace=entry.namespace,
+    )
+
+
+def _position(doc: DocLike, path: str) -> tuple[int | None, int | None]:
+    candidate = path
+    while True:
+        try:
+            line, column = doc.position(candidate)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+            line, column = None, None
+        if line is not None or not candidate:
+            return line, column
+        cut = candidate.rfind("[") if candidate.endswith("]") else candidate.rfind(".")
+        candidate = candidate[:cut] if cut > 0 else ""

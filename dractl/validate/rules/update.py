@@ -1,0 +1,74 @@
+"""Update rules (UPD-…): compare an object with its previous version from ``--old FILE``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from dractl.validate.options import ValidateOptions
+from dractl.validate.rules.ctx import Ctx, as_map, as_str
+
+_IMMUTABLE_META = ("name", "namespace", "uid", "creationTimestamp")
+
+
+@cache
+def _old_objects(files: tuple[str, ...]) -> dict[tuple[str, str, str], Mapping[str, Any]]:
+    from dractl.io.loader import load_paths
+    from dractl.validate.rules import _internal
+
+    out: dict[tuple[str, str, str], Mapping[str, Any]] = {}
+    for doc in load_paths(list(files)).docs:
+        raw = doc.raw
+        meta = as_map(raw.get("metadata"))
+        out[(as_str(raw.get("kind")), as_str(meta.get("namespace")), as_str(meta.get("name")))] = _internal(
+            raw
+        )
+    return out
+
+
+def find_old(obj: Mapping[str, Any], opts: ValidateOptions) -> Mapping[str, Any] | None:
+    meta = as_map(obj.get("metadata"))
+    key = (as_str(obj.get("kind")), as_str(meta.get("namespace")), as_str(meta.get("name")))
+    return _old_objects(tuple(opts.old_files)).get(key)
+
+
+def check_update(ctx: Ctx, obj: Mapping[str, Any], opts: ValidateOptions) -> None:
+    """UPD-* findings for ``obj`` against the old object of the same kind/namespace/name (none: a create)."""
+    old = find_old(obj, opts)
+    if old is None:
+        return
+    check_update_pair(ctx, obj, old)
+
+
+def _immutable(ctx: Ctx, rule: str, new: Any, old: Any, path: str) -> None:
+    if new != old:
+        ctx.invalid(
+            rule, path, new if isinstance(new, str | int | bool) else "<value omitted>", "field is immutable"
+        )
+
+
+def check_update_pair(ctx: Ctx, new: Mapping[str, Any], old: Mapping[str, Any]) -> None:
+    new_meta, old_meta = as_map(new.get("metadata")), as_map(old.get("metadata"))
+    for fld in _IMMUTABLE_META:
+        if fld in old_meta and fld in new_meta:
+            _immutable(ctx, "UPD-META", new_meta.get(fld), old_meta.get(fld), f"metadata.{fld}")
+    new_spec, old_spec = as_map(new.get("spec")), as_map(old.get("spec"))
+    if ctx.kind == "ResourceClaim":
+        _immutable(ctx, "UPD-RC-SPEC", dict(new_spec), dict(old_spec), "spec")
+        new_alloc = as_map(new.get("status")).get("allocation")
+        old_alloc = as_map(old.get("status")).get("allocation")
+        if ctx.opts.status and new_alloc is not None and old_alloc is not None:
+            _immutable(ctx, "UPD-RCS-ALLOC", new_alloc, old_alloc, "status.allocation")
+    elif ctx.kind == "ResourceClaimTemplate":
+        _immutable(ctx, "UPD-RCT-SPEC", dict(new_spec), dict(old_spec), "spec")
+    elif ctx.kind == "ResourceSlice":
+        _immutable(
+            ctx,
+            "UPD-RS-FIELDS",
+            as_map(new_spec.get("pool")).get("name"),
+            as_map(old_spec.get("pool")).get("name"),
+            "spec.pool.name",
+        )
+        _immutable(ctx, "UPD-RS-FIELDS", new_spec.get("driver"), old_spec.get("driver"), "spec.driver")
+        _immutable(ctx, "UPD-RS-FIELDS", new_spec.get("nodeName"), old_spec.get("nodeName"), "spec.nodeName")

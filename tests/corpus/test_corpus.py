@@ -1,0 +1,91 @@
+"""The corpus (``../shared/corpus``: real public DRA manifests) at schema level, Kubernetes 1.37.
+
+``expected.jsonl`` is dractl's reviewed verdict for every object: each error carries a
+one-line ``why`` saying what ``kubectl apply --dry-run=server --validate=strict`` against a
+1.37 API server with default settings would answer.  Regenerate with
+``python tests/corpus/corpus_verdicts.py --update`` and review every new ``why``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from corpus_verdicts import CORPUS, load_expected, strip_why, verdicts
+
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not checked out")
+
+
+@pytest.fixture(scope="module")
+def actual() -> list[dict[str, Any]]:
+    return verdicts()
+
+
+def _comparable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    # The loader's wording of an unreadable input may change; file, document and line may not.
+    return [{k: v for k, v in row.items() if k != "message"} for row in strip_why(rows)]
+
+
+def test_matches_reviewed_expectations(actual: list[dict[str, Any]]) -> None:
+    expected = load_expected()
+    assert len(actual) == len(expected)
+    for got, want in zip(_comparable(actual), _comparable(expected), strict=True):
+        assert got == want
+
+
+def test_every_error_has_a_reviewed_why() -> None:
+    for row in load_expected():
+        reasons = [row.get("why")] if row["verdict"] == "input-error" else [
+            f.get("why") for f in row["findings"] if f["severity"] == "error"]
+        for why in reasons:
+            assert why and why != "TODO", f"{row['file']} document {row['document']}: no reviewed why"
+
+
+def _rows(actual: list[dict[str, Any]], folder: str) -> list[dict[str, Any]]:
+    return [r for r in actual if r["file"].startswith(folder + "/") and r["verdict"] != "input-error"]
+
+
+def _errors(row: dict[str, Any]) -> set[str]:
+    return {f["rule"] for f in row["findings"] if f["severity"] == "error"}
+
+
+def test_api_testdata_is_schema_valid_except_alpha_versions(actual: list[dict[str, Any]]) -> None:
+    rows = _rows(actual, "k8s-api-testdata")
+    assert len(rows) >= 10
+    for row in rows:
+        allowed = {"API-VERSION-ALPHA"} if "v1alpha3" in row["file"] else set()
+        assert _errors(row) <= allowed, row
+
+
+def test_v1beta1_objects_are_deprecated_not_invalid(actual: list[dict[str, Any]]) -> None:
+    v1beta1 = [r for r in actual if r.get("findings") and any(
+        f["rule"] == "API-VERSION-DEPRECATED" for f in r["findings"]) and "v1beta1" in r["file"]]
+    assert v1beta1
+    for row in v1beta1:
+        assert not _errors(row), row
+
+
+@pytest.mark.parametrize("fragment, rule", [
+    ("content__en__examples__dra__resourceclaim.yaml", "SCHEMA-UNKNOWN-FIELD"),
+    ("docs__driver-attributes__L85-92.yaml", "SCHEMA-NO-APIVERSION"),
+    ("pod-inline-aligned-gpus.yaml", "SCHEMA-NO-APIVERSION"),
+    ("pod-inline-multiple.yaml", "POD-CLAIM-SOURCE"),
+    ("demo__specs__mig+mps__sharing-demo-claims.yaml", "API-VERSION-NOT-SERVED"),
+    ("broken-resourceclass.yaml", "API-VERSION-NOT-SERVED"),
+    ("devicetaintpolicy.yaml", "SCHEMA-UNKNOWN-FIELD"),
+])
+def test_notable_broken_files_get_an_error(actual: list[dict[str, Any]], fragment: str, rule: str) -> None:
+    rows = [r for r in actual if r["file"].endswith(fragment) and r["verdict"] != "input-error"]
+    assert rows and any(rule in _errors(r) for r in rows)
+
+
+def test_missing_pool_generation_is_only_a_warning(actual: list[dict[str, Any]]) -> None:
+    rows = [r for r in actual if any(f["rule"] == "SCHEMA-REQUIRED-DEFAULTED" for f in r.get("findings", []))]
+    assert any("kwok" in r["file"] for r in rows)
+    for row in rows:
+        assert all(f["severity"] == "warning" for f in row["findings"]
+                   if f["rule"] == "SCHEMA-REQUIRED-DEFAULTED")
+
+
+def test_templates_are_not_picked_up_by_directory_walks(actual: list[dict[str, Any]]) -> None:
+    assert not any(r["file"].endswith(".tmpl") for r in actual)
