@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dractl.cel.activation import DeviceActivationCache  # noqa: E402
-from dractl.cel.selector import _compile_cached, clear_caches, compile_selector  # noqa: E402
-from dractl.model.objects import AttributeValue, Device, DeviceCapacity  # noqa: E402
-from dractl.model.quantity import Quantity  # noqa: E402
+from dractl.cel.activation import DeviceActivationCache
+from dractl.cel.selector import _compile_cached, clear_caches, compile_selector
+from dractl.model.objects import AttributeValue, Device, DeviceCapacity
+from dractl.model.quantity import Quantity
 
 N_DEVICES = 10_000
 SELECTORS = {
@@ -94,4 +94,5 @@ def run() -> list[dict[str, object]]:
 
 if __name__ == "__main__":
     for row in run():
-        print(f"{row['name']:<28} {row['value']:>10} {row['unit']:<3} target {row['target']:<10} {row['note']}")
+        print(f"{row['name']:<28} {row['value']:>10} {row['unit']:<3} target {row['target']:<10} "
+              f"{row['note']}")

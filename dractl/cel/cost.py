@@ -32,6 +32,7 @@ DRIVER_MAX = 63
 ATTRS_PER_DEVICE = 32
 ATTRIBUTE_VALUE_MAX = 64
 LIST_ATTRIBUTE_MAX = 48
+MAX_NAME_FORMAT_REGEX = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +329,7 @@ class Coster:
             if isinstance(lo, Const) and isinstance(hi, Const) and lo.kind == hi.kind == "int":
                 n = (hi.value - lo.value) % 2**64
                 self.sizes[e.id] = Est(n, n)
-                return Est(n, n).add(ONE).add(total)
+                return Est(n, n).add(Est(LIST_CREATE + 1, LIST_CREATE + 1)).add(total)
         if fn == "dyn" and args:
             self.sizes[e.id] = self.size(args[0])
             if args[0].id in self.elem_sizes:
@@ -347,7 +348,9 @@ class Coster:
                     el = el.add(self.size(args[0]).factor(STRING_FACTOR))
                 return self.size(target).factor(1).mul(el)
             return self.size(target).factor(STRING_FACTOR)
-        if fn in ("url", "isURL", "cidr", "isIP", "isCIDR", "ip", "ip.isCanonical", "quantity",
+        if fn == "ip.isCanonical" and args:
+            return self.size(args[0]).factor(2 * STRING_FACTOR)
+        if fn in ("url", "isURL", "cidr", "isIP", "isCIDR", "ip", "quantity",
                   "isQuantity", "semver", "isSemver") and target is None and args:
             return self.size(args[0]).factor(STRING_FACTOR)
         if fn in ("lowerAscii", "upperAscii", "substring", "trim") and target is not None:
@@ -361,7 +364,7 @@ class Coster:
             sz = self.size(target)
             mx = sz.max
             if len(args) > 1 and isinstance(args[1], Const) and args[1].kind == "int":
-                mx = args[1].value
+                mx = args[1].value % 2**64
             self.sizes[e.id] = Est(0, mx)
             return sz.factor(2 * STRING_FACTOR)
         if fn == "join" and target is not None:
@@ -385,11 +388,25 @@ class Coster:
                   "compareTo", "add", "sub", "major", "minor", "patch", "getScheme", "getHostname",
                   "getHost", "getPort", "getEscapedPath", "getQuery", "format.named", "family",
                   "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
-                  "isGlobalUnicast", "masked", "prefixLength", "containsIP", "containsCIDR") \
+                  "isGlobalUnicast", "masked", "prefixLength") \
                 and not (fn == "ip" and target is None):
             return ONE
         if fn in ("sets.contains", "sets.equivalent", "sets.intersects") and len(args) == 2:
-            return self.size(args[0]).mul(self.size(args[1])).factor(1)
+            return ONE.add(self.size(args[0]).mul(self.size(args[1])))
+        if fn in ("containsIP", "containsCIDR") and target is not None and args:
+            ip_bytes = Est(4, 16)
+            c = ip_bytes.add(ip_bytes).factor(STRING_FACTOR)
+            if fn == "containsCIDR":
+                c = c.add(ip_bytes.factor(STRING_FACTOR)).add(ONE)
+            if any(o.endswith("_string") for o in self.overloads.get(e.id, [])):
+                c = c.union(c.add(self.size(args[0]).factor(STRING_FACTOR)))
+            return c
+        if fn == "validate" and target is not None and args:
+            return self.size(args[0]).factor(STRING_FACTOR).factor(MAX_NAME_FORMAT_REGEX * REGEX_FACTOR)
+        if fn in ("reverse", "distinct", "sort") and target is not None:
+            sz = self.size(target)
+            self.sizes[e.id] = sz
+            return Est(LIST_CREATE + 1, LIST_CREATE + 1).add(sz)
         return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import warnings
 from functools import lru_cache
 from typing import Any
 
@@ -331,7 +332,9 @@ def compile_re2(pattern: str) -> re.Pattern[str]:
     py = _UNICODE_CLASS.sub(_unicode_class, py)
     py = re.sub(r"\[:(alpha|digit|alnum|upper|lower|space|punct|xdigit|word):\]", _posix, py)
     try:
-        return re.compile(py)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return re.compile(py)
     except re.error as e:
         msg = str(e)
         if "unterminated character set" in msg:

@@ -73,6 +73,8 @@ class Selector:
             raise CelRuntimeError(e.message) from None
         except RecursionError:
             raise CelRuntimeError("max recursion depth exceeded") from None
+        except (ArithmeticError, LookupError, TypeError, ValueError) as e:  # a gap in dractl, not input
+            raise CelRuntimeError(f"internal error: {type(e).__name__}: {e}") from None
         if type(result) is not bool:
             raise CelRuntimeError(_bool_error(result))
         return result, st.cost
@@ -128,11 +130,15 @@ def _compile_cached(expression: str, env: str, list_attrs: bool,
         return CelCompileError(e.message, e.error_type)
     except RecursionError:
         return CelCompileError("compilation failed: ERROR: <input>:-1:0: max recursion depth exceeded")
+    except (ArithmeticError, LookupError, TypeError, ValueError) as e:  # a gap in dractl, not input
+        return CelCompileError(f"unexpected compilation error: {type(e).__name__}: {e}", "InternalError")
     try:
         program = Compiler(compiled.checked.overloads, compiled.checked.rewritten).compile(compiled.ast)
+        est = estimate(compiled.ast, compiled.checked)
     except ProgramError as e:
         return CelCompileError(f"program instantiation failed: {e}", "InternalError")
-    est = estimate(compiled.ast, compiled.checked)
+    except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
+        return CelCompileError(f"unexpected compilation error: {type(e).__name__}: {e}", "InternalError")
     return Selector(expression, env, program, est.min, est.max, _referenced(compiled.ast))
 
 

@@ -221,6 +221,8 @@ def map_find(m: dict[Any, Any], key: Any) -> tuple[bool, Any]:
             if type(k) is bool and k == key:
                 return True, v
         return False, None
+    if tk in (list, dict, DefaultMap, OptionalVal, QuantityVal, SemverVal, Opaque):
+        return False, None
     if key in m:
         for k, v in m.items():
             if k == key and (type(k) is bool) == (tk is bool):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -91,6 +92,21 @@ def parse_drivers(values: list[str] | None, kinds: frozenset[str]) -> dict[str, 
     return drivers
 
 
+_SUBDOMAIN = re.compile(r"^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+
+
+def check_names(node: str | None, pool: str | None, drivers: dict[str, str]) -> None:
+    """Node, pool and driver names the API server accepts (UsageError otherwise)."""
+    if node is not None and not _SUBDOMAIN.match(node):
+        raise UsageError(f"--node {node!r}: must be a lower-case DNS subdomain (a Kubernetes node name)",
+                         "discover")
+    if pool is not None and (len(pool) > 253 or not all(_SUBDOMAIN.match(p) for p in pool.split("/"))):
+        raise UsageError(f"--pool {pool!r}: must be DNS subdomains joined by '/'", "discover")
+    for name in drivers.values():
+        if len(name) > 63 or not _SUBDOMAIN.match(name.lower()):
+            raise UsageError(f"--driver {name!r}: must be a DNS subdomain of at most 63 characters", "discover")
+
+
 def discover(ctx: typer.Context,
              output: Annotated[DiscoverFormat, typer.Option(
                  "-o", "--output", case_sensitive=False,
@@ -139,6 +155,7 @@ def discover(ctx: typer.Context,
     env = CliEnv.of(ctx)
     kinds = parse_kinds(only)
     drivers = parse_drivers(driver, kinds)
+    check_names(node, pool, drivers)
     features, locked = features_for(kube_version.value, feature_gates, "discover")
     for gate in locked:
         env.warn(f"--feature-gates: {gate} is locked in Kubernetes {kube_version.value}")
@@ -152,6 +169,8 @@ def discover(ctx: typer.Context,
     for message in [*inv.messages, *result.messages]:
         if message.level == "warning":
             env.warn(message.text)
+        elif output is not DiscoverFormat.TABLE:  # tables show probes; say why slices may be missing
+            env.err.print(f"Note: {message.text}", soft_wrap=True)
     if save_fixture is not None:
         written = write_fixture(session, save_fixture)
         env.err.print(f"Saved fixture to {save_fixture}: {', '.join(written)}", soft_wrap=True)
@@ -173,7 +192,8 @@ def _render(env: CliEnv, output: DiscoverFormat, inventory: bool, inv: Inventory
         return
     import yaml
 
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present: much faster
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present: much faster
+    dumper = type("NoAliasDumper", (base,), {"ignore_aliases": lambda self, data: True})
     if isinstance(doc, list):
         env.write(yaml.dump_all(doc, Dumper=dumper, sort_keys=False) if doc else "")
     else:

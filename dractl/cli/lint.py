@@ -165,10 +165,12 @@ def run_checks(
     if cross:
         from dractl.validate.catalog import all_rules
         from dractl.validate.catalog import explain as explain_rule
-        from dractl.validate.lint import LINT_RULES
+        from dractl.validate.lint import LINT_RULES, settle_offline_warnings
         from dractl.validate.lint import lint as cross_lint
 
-        extra = cross_lint(docs, opts, context_docs=context.docs if context else ())
+        context_docs = context.docs if context else []
+        extra = cross_lint(docs, opts, context_docs=context_docs)
+        kept = settle_offline_warnings(report.findings, docs, context_docs)
         rules = {**report.rules, **LINT_RULES}
         rules.update(
             {
@@ -178,7 +180,7 @@ def run_checks(
             }
         )
         report = ValidationReport.build(
-            version, [*report.findings, *extra], report.objects, report.input_errors, loaded.files, rules
+            version, [*kept, *extra], report.objects, report.input_errors, loaded.files, rules
         )
         report = replace(report)
     render(report, output, env.out, command)

@@ -36,6 +36,7 @@ def register_groups(app: typer.Typer) -> None:
     explain.register(app)
     validate.register(app)
     __import__("dractl.cli.lint", fromlist=["register"]).register(app)  # lint, claim/slice/class validate
+    __import__("dractl.cli.selector", fromlist=["register"]).register(app)  # selector check/eval
 
 
 def build_app() -> typer.Typer:

@@ -35,7 +35,9 @@ def counter_name(capacity: str) -> str:
 
 
 def common_attributes(gpu: Gpu, system: NvmlSystem | None, warn: Callable[[str], None],
-                      legacy: bool) -> dict[str, Any]:
+                      legacy: bool, list_numa: bool = False) -> dict[str, Any]:
+    """Attributes a GPU and its MIG devices share.  ``list_numa``: publish numaNode as a
+    one-element ``ints`` list, as the NVIDIA driver does when DRAListTypeAttributes is on."""
     attrs: dict[str, Any] = {}
     for key, value in (("productName", gpu.name), ("brand", gpu.brand), ("architecture", gpu.architecture),
                        ("addressingMode", gpu.addressing_mode)):
@@ -57,7 +59,8 @@ def common_attributes(gpu: Gpu, system: NvmlSystem | None, warn: Callable[[str],
     if gpu.pcie_root:
         attrs["resource.kubernetes.io/pcieRoot"] = s(gpu.pcie_root)
     if gpu.numa_node is not None:
-        attrs["resource.kubernetes.io/numaNode"] = i(gpu.numa_node)
+        numa = {"ints": [gpu.numa_node]} if list_numa else i(gpu.numa_node)
+        attrs["resource.kubernetes.io/numaNode"] = numa
     if legacy:
         attrs["index"] = i(gpu.index)
         if gpu.minor is not None:

@@ -58,12 +58,13 @@ class BuildResult:
         return {"apiVersion": "v1", "kind": "List", "items": self.slices}
 
 
-def gpu_pool(inv: Inventory, opts: BuildOptions,
+def gpu_pool(inv: Inventory, opts: BuildOptions, features: Features,
              warn: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     devices: list[dict[str, Any]] = []
     sets: list[dict[str, Any]] = []
     for gpu in sorted(inv.gpus, key=lambda g: (g.minor if g.minor is not None else g.index, g.index)):
-        attrs = build_gpu.common_attributes(gpu, inv.nvml, warn, opts.legacy_gpu_attributes)
+        attrs = build_gpu.common_attributes(gpu, inv.nvml, warn, opts.legacy_gpu_attributes,
+                                            list_numa=features.list_type_attributes)
         if opts.mig_mode == "partitionable" and gpu.mig_capable:
             devs, cset = build_gpu.partitionable(gpu, attrs, warn)
             devices += devs
@@ -83,7 +84,7 @@ def build(inv: Inventory, opts: BuildOptions) -> BuildResult:
 
     pools: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = []
     if "gpu" in opts.kinds and inv.gpus:
-        devices, sets = gpu_pool(inv, opts, warner("gpu"))
+        devices, sets = gpu_pool(inv, opts, features, warner("gpu"))
         pools.append(("gpu", devices, sets))
     if "nic" in opts.kinds:
         pools.append(("nic", nic_devices(inv, warner("nic")), []))

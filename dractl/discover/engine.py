@@ -22,7 +22,7 @@ from dractl.discover.nvml import import_pynvml, init_nvml, probe_gpus
 from dractl.discover.nvml_fixture import FakeNvml, RecordingNvml
 from dractl.discover.pci import PciIds, probe_pci
 from dractl.discover.report import Inventory, Message, ProbeStatus
-from dractl.discover.sysfs import SysFS
+from dractl.discover.sysfs import Recording, SysFS
 from dractl.errors import InputError, SourcePos
 
 KINDS = ("gpu", "nic", "pci", "cpu")
@@ -129,6 +129,16 @@ def save_fixture(session: Session, directory: Path) -> list[str]:
     rec = session.sysfs.recording
     if rec is None:
         raise ValueError("discovery ran without recording")
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise InputError("exists and is not an empty directory", SourcePos(str(directory)), "--save-fixture")
+    try:
+        return _write_fixture(session, rec, directory)
+    except OSError as exc:
+        raise InputError(f"cannot write the fixture: {exc.strerror or exc}", SourcePos(str(directory)),
+                         "--save-fixture") from exc
+
+
+def _write_fixture(session: Session, rec: Recording, directory: Path) -> list[str]:
     root = directory / "sys"
     root.mkdir(parents=True, exist_ok=True)
     for rel in sorted(rec.dirs):

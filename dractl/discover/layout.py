@@ -11,6 +11,7 @@ counter consumptions.  Every slice of the pool gets the same generation and
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -91,8 +92,9 @@ def _pack_1_34(devices: list[dict[str, Any]], sets: list[dict[str, Any]]) -> lis
 
 
 def _canonical(device: dict[str, Any]) -> dict[str, Any]:
-    """Map keys sorted as the API server serialises them (stable, diff-friendly output)."""
-    out = dict(device)
+    """An independent copy with map keys sorted as the API server writes them (stable output;
+    no value is shared between devices, so YAML has no anchors and callers may edit freely)."""
+    out = copy.deepcopy(device)
     for key in ("attributes", "capacity"):
         if key in out:
             out[key] = dict(sorted(out[key].items()))
@@ -111,10 +113,10 @@ def layout(driver: str, pool: str, node: str, devices: list[dict[str, Any]],
     minor = minor_version(kube_version)
     specs: list[dict[str, Any]]
     if minor >= 35:
-        specs = [{"sharedCounters": c} for c in _chunks(counter_sets, MAX_COUNTER_SETS)]
+        specs = [{"sharedCounters": copy.deepcopy(c)} for c in _chunks(counter_sets, MAX_COUNTER_SETS)]
         specs += [{"devices": chunk} for chunk in chunk_devices([_canonical(d) for d in devices], minor)]
     else:
-        specs = _pack_1_34([_canonical(d) for d in devices], counter_sets)
+        specs = _pack_1_34([_canonical(d) for d in devices], copy.deepcopy(counter_sets))
     out = []
     for k, spec in enumerate(specs):
         body: dict[str, Any] = {"driver": driver, "nodeName": node,

@@ -59,7 +59,7 @@ def init_nvml(nv: Any) -> ProbeStatus:
     except nv.NVMLError as exc:
         code = error_code(exc)
         hint = {LIBRARY_NOT_FOUND: "no NVIDIA driver is installed on this machine",
-                DRIVER_NOT_LOADED: "the NVIDIA kernel module is not loaded",
+                DRIVER_NOT_LOADED: "check that the nvidia module is built for the running kernel",
                 NO_PERMISSION: "run as root or as a member of the group that owns /dev/nvidia*"}.get(code)
         return ProbeStatus("nvml", False, describe(code) + (f" ({hint})" if hint else ""))
     except OSError as exc:

@@ -23,6 +23,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dractl.explain.catalog import attribute_value
@@ -191,7 +192,7 @@ class _NodeSearch:
             left = _left(self.slices, pool, cset, [d for d in users if d.id in busy])
             free_users = [d for d in users if d.id not in busy]
             for counter, amount in left.items():
-                if amount > 0 and not any(  # type: ignore[operator]
+                if amount > 0 and not any(
                     _fits(d, cset, left) and _uses(d, cset, counter) for d in free_users
                 ):
                     stranded += 1
@@ -214,8 +215,10 @@ def _largest(devices: list[o.Device], attr: str, minus: set[str]) -> int:
     return max(counts.values(), default=0)
 
 
-def _left(slices: Sequence[o.ResourceSlice], pool: str, cset: str, busy: list[o.Device]) -> dict[str, object]:
-    total: dict[str, object] = {}
+def _left(
+    slices: Sequence[o.ResourceSlice], pool: str, cset: str, busy: list[o.Device]
+) -> dict[str, Fraction]:
+    total: dict[str, Fraction] = {}
     for s in slices:
         if f"{s.driver}/{s.pool.name}" == pool:
             for cs in s.shared_counters:
@@ -226,13 +229,13 @@ def _left(slices: Sequence[o.ResourceSlice], pool: str, cset: str, busy: list[o.
             if c.counter_set == cset:
                 for k, q in c.counters.items():
                     if k in total:
-                        total[k] = total[k] - q.value  # type: ignore[operator]
+                        total[k] = total[k] - q.value
     return total
 
 
-def _fits(d: o.Device, cset: str, left: dict[str, object]) -> bool:
+def _fits(d: o.Device, cset: str, left: dict[str, Fraction]) -> bool:
     return all(
-        q.value <= left.get(k, 0)  # type: ignore[operator]
+        q.value <= left.get(k, Fraction(0))
         for c in d.consumes_counters
         if c.counter_set == cset
         for k, q in c.counters.items()

@@ -19,6 +19,7 @@ class Catalog:
     devices: dict[str, tuple[o.Device, o.ResourceSlice]] = field(default_factory=dict)
     holders: dict[str, list[str]] = field(default_factory=dict)
     pools: dict[str, list[o.ResourceSlice]] = field(default_factory=dict)
+    by_node: dict[str, list[o.Device]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, world: World) -> Catalog:
@@ -27,6 +28,9 @@ class Catalog:
             cat.pools.setdefault(f"{s.driver}/{s.pool.name}", []).append(s)
             for d in s.devices:
                 cat.devices[d.id] = (d, s)
+                node = s.node_name or d.node_name
+                if node:
+                    cat.by_node.setdefault(node, []).append(d)
         holders: dict[str, list[str]] = defaultdict(list)
         for c in world.claims:
             for r in c.allocation.results if c.allocation else ():
@@ -40,7 +44,7 @@ class Catalog:
 
     def node_devices(self, node: str | None) -> list[o.Device]:
         """Devices of slices that name this node (node-local ones only)."""
-        return [d for d, s in self.devices.values() if node and (s.node_name == node or d.node_name == node)]
+        return list(self.by_node.get(node, ())) if node else []
 
     def counter_set_users(self, pool_id: str, counter_set: str) -> list[str]:
         """Ids of the pool's devices that consume from ``counter_set``."""

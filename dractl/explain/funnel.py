@@ -19,13 +19,14 @@ from dractl.explain.suggest import Blocked, blocking
 from dractl.matcher.api import CHECKS, Decision, NodeOutcome, Reason, RequestCount
 from dractl.model import objects as o
 
-_REASONS = [r.value for r in Reason]
+_REASON_ORDER = {r: i for i, r in enumerate(Reason)}
+_VALUE = {r: r.value for r in Reason}  # enum attribute access is slow; this runs per decision
 Key = tuple[str, str, "str | None"]
 
 
-def _order(check: str, reason: str) -> tuple[int, int]:
+def _order(check: str, reason: Reason) -> tuple[int, int]:
     c = CHECKS.index(check) if check in CHECKS else len(CHECKS)
-    return c, _REASONS.index(reason) if reason in _REASONS else len(_REASONS)
+    return c, _REASON_ORDER.get(reason, len(_REASON_ORDER))
 
 
 Probe = Callable[[o.Device, str, tuple[str, ...]], "bool | str"]
@@ -152,31 +153,32 @@ def _funnel(
 ) -> RequestFunnel:
     cls, selectors, mode, n, _ = spec
     needed = None if mode == "All" else n
-    by_reason: dict[tuple[str, str], list[Decision]] = defaultdict(list)
+    by_reason: dict[tuple[str, Reason], list[Decision]] = defaultdict(list)
     for d in decisions:
-        by_reason[(d.check, d.reason.value)].append(d)
+        by_reason[(d.check, d.reason)].append(d)
     ordered = sorted(by_reason, key=lambda k: _order(*k))
     stages: list[Stage] = []
     remaining = count.considered
     blocked = None
     for i, key in enumerate(ordered):
         ds = by_reason[key]
-        rejected = count.rejected.get(Reason(key[1]), len(ds)) if key[1] in _REASONS else len(ds)
+        reason = _VALUE[key[1]]
+        rejected = count.rejected.get(key[1], len(ds))
         before, remaining = remaining, max(remaining - rejected, 0)
         ids = tuple(d.device_id or "" for d in ds[: ctx.examples])
-        stages.append(Stage(key[0], key[1], rejected, remaining, ids, ds[0].detail))
-        if key[1] == "in-use":
+        stages.append(Stage(key[0], reason, rejected, remaining, ids, ds[0].detail))
+        if reason == "in-use":
             by_reason[key] = ctx.matching(ds, cls, selectors, "in use")
-        short = remaining < (needed if needed is not None else 1) or key[1] in _FATAL
-        if key[1] == "in-use" and not by_reason[key]:
+        short = remaining < (needed if needed is not None else 1) or reason in _FATAL
+        if reason == "in-use" and not by_reason[key]:
             short = False  # none of the devices in use would match: a later step explains it
         if ctx.failed and blocked is None and short and not count.chosen:
             later = tuple(d.device_id for k in ordered[i:] for d in by_reason[k] if d.device_id)
-            earlier = tuple((k[1], _rej(by_reason[k])) for k in ordered[:i])
+            earlier = tuple((_VALUE[k[1]], _rej(by_reason[k])) for k in ordered[:i])
             info = Blocked(
                 ctx.catalog,
                 ctx.node,
-                key[1],
+                reason,
                 needed,
                 before,
                 remaining,

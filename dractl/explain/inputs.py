@@ -140,8 +140,9 @@ def reject_invalid(docs: Iterable[object], kube_version: str, features: Features
         if errors:
             f = errors[0]
             more = f" (and {len(errors) - 1} more; see dractl validate)" if len(errors) > 1 else ""
+            who = f"{f.kind} {f.name}".strip()
             raise InputError(
-                f"{f.kind} {f.name}: the API server would reject it: {f.message}{more}",
+                f"{who}: the API server would reject it: {f.message}{more}",
                 SourcePos(f.file, f.document, f.line, f.column),
                 f.path or None,
             )

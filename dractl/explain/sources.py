@@ -114,11 +114,35 @@ def objects_from_docs(docs: Iterable[Any]) -> tuple[list[o.DRAObject], int]:
             objects.append(build_object(raw, doc.origin))
         except (ValueError, KeyError) as e:
             origin = doc.origin
-            line, col = doc.position() if hasattr(doc, "position") else (None, None)
+            path = bad_quantity_path(raw) or ""
+            line, col = doc.position(path) if hasattr(doc, "position") else (None, None)
             raise InputError(
-                f"{kind} {_name(raw)}: {e}", SourcePos(origin.file, origin.document, line, col)
+                f"{kind} {_name(raw)}: {e}", SourcePos(origin.file, origin.document, line, col), path or None
             ) from e
     return objects, skipped
+
+
+def bad_quantity_path(raw: Any, path: str = "") -> str | None:
+    """The field path of the first quantity that does not parse (under capacity, counters or
+    consumedCapacity), e.g. ``spec.devices[0].capacity.memory.value``; None if none is found."""
+    from dractl.model.quantity import Quantity
+
+    if isinstance(raw, Mapping):
+        items: Iterable[tuple[str, Any]] = ((f"{path}.{k}" if path else str(k), v) for k, v in raw.items())
+    elif isinstance(raw, list):
+        items = ((f"{path}[{i}]", v) for i, v in enumerate(raw))
+    else:
+        if any(w in path for w in ("capacity", "ounters", "Capacity")) and isinstance(raw, str | int | float):
+            try:
+                Quantity.parse(raw)
+            except ValueError:
+                return path
+        return None
+    for sub, value in items:
+        found = bad_quantity_path(value, sub)
+        if found:
+            return found
+    return None
 
 
 def header_facts(header: Any) -> tuple[str | None, Mapping[str, bool] | None]:

@@ -280,11 +280,14 @@ def _no_candidates(b: Blocked) -> tuple[str, str]:
 
 def _generic(b: Blocked) -> tuple[str, str]:
     detail = next((d for _, d in b.devices if d), "")
+    one = len(b.devices) == 1
     text = {
-        "node-mismatch": "are not reachable from this node",
-        "feature-disabled": "consume shared counters, but DRAPartitionableDevices is off",
-        "binding-conditions-disabled": "have binding conditions, but DRADeviceBindingConditions is off",
-    }.get(b.reason, f"were rejected ({b.reason})")
+        "node-mismatch": f"{'is' if one else 'are'} not reachable from this node",
+        "feature-disabled": f"{'consumes' if one else 'consume'} shared counters, "
+        "but DRAPartitionableDevices is off",
+        "binding-conditions-disabled": f"{'has' if one else 'have'} binding conditions, "
+        "but DRADeviceBindingConditions is off",
+    }.get(b.reason, f"{'was' if one else 'were'} rejected ({b.reason})")
     msg = f"{_plural(len(b.devices), 'device')} {text}"
     if detail and b.reason not in ("feature-disabled", "binding-conditions-disabled"):
         msg += f": {detail}"

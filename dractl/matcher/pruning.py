@@ -96,7 +96,7 @@ class Pruner:
             rec.enabled = enabled
         self.groups = [self._groups(ci) for ci in range(len(self.reqs))]
         self.tail_masks = [((1 << len(self.cands)) - 1) ^ ((1 << i) - 1) for i in range(len(self.cands) + 1)]
-        self.doomed = any(not self._claim_ok(ci, 0, 0, len(self.cands), fresh=True)
+        self.doomed = any(not self._claim_ok(ci, 0, 0, 0, fresh=True)
                           for ci in range(len(self.reqs)))
 
     def _static_mask(self, req: Req) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dractl.render.registry import Format, register
+from dractl.render.registry import Format, register, write_text
 from dractl.render.structured import write_json, write_yaml
 
 REPORT_TYPE = "allocation-explanation"
@@ -37,21 +37,27 @@ def write_tree(report: Any, console: Any) -> None:
     _failing(tree, d, detail_all)
     if "bestFit" in d:
         _best_fit(tree, d["bestFit"])
-    for label, items in (
-        ("note", d["notes"]),
-        ("warning", d["warnings"]),
-        ("not evaluated", d["notModelled"]),
-    ):
+    for label, items in (("note", d["notes"]), ("warning", d["warnings"])):
         for item in items:
             tree.add(f"{label}: {item}")
-    console.print(tree)
+    if d["notModelled"]:
+        tree.add("not evaluated: " + "; ".join(d["notModelled"]))
+    with console.capture() as captured:
+        console.print(tree)
+    # Rich pads wrapped lines; drop trailing blanks so the output diffs and pastes cleanly.
+    write_text(console, "\n".join(line.rstrip() for line in captured.get().splitlines()))
+
+
+_FLAGS = {"ignoreAllocations": "--ignore-allocations", "ignoreTaints": "--ignore-taints"}
 
 
 def _title(d: dict[str, Any]) -> str:
     ctx = d["context"]
-    whatif = [k for k, v in ctx["whatIf"].items() if v]
+    whatif = [_FLAGS[k] for k, v in ctx["whatIf"].items() if v and k in _FLAGS]
+    whatif += [f"--without-node {n}" for n in ctx["whatIf"]["withoutNodes"]]
     extra = f" (what-if: {', '.join(whatif)})" if whatif else ""
-    overrides = f" [feature gates: {', '.join(ctx['featureOverrides'])}]" if ctx["featureOverrides"] else ""
+    gates = ctx["featureOverrides"]
+    overrides = f" (feature gates: {', '.join(gates)})" if gates else ""
     return f"{d['target']['name']}: {d['summary']['message']}{extra}{overrides}"
 
 

@@ -51,8 +51,11 @@ def lint(
 
     def emit(entry: Entry, rule: str, path: str, message: str) -> None:
         if entry.is_input:
-            severity = Severity.ERROR if rule in _ERROR_RULES else Severity.WARNING
-            out.append(_locate(Finding(severity, rule, message, path), entry))
+            if rule in _ERROR_RULES:
+                finding = Finding(Severity.ERROR, rule, message, path, "Forbidden")
+            else:
+                finding = Finding(Severity.WARNING, rule, message, path)
+            out.append(_locate(finding, entry))
 
     xclaims.check_classes(index, emit)
     xclaims.check_selector_refs(index, emit)
@@ -64,6 +67,22 @@ def lint(
     xpools.check_mixed_slices(index, emit, before_135=opts.kube_version in ("1.32", "1.33", "1.34"))
     xmatch.check_matches(index, emit, opts.features)
     return sorted(_dedupe(out), key=Finding.sort_key)
+
+
+def settle_offline_warnings(
+    findings: Sequence[Finding], docs: Sequence[DocLike], context_docs: Sequence[DocLike] = ()
+) -> list[Finding]:
+    """Drop the offline admin-access warnings (RC-ADMIN-NS, RCT-ADMIN) of objects whose namespace is
+    among the inputs or the context: for those, :func:`lint` answers exactly (an error or nothing)."""
+    index = Index.build(docs, context_docs)
+    known = {e.name for e in index.of("Namespace")}
+    return [
+        f
+        for f in findings
+        if not (
+            f.rule in ("RC-ADMIN-NS", "RCT-ADMIN") and f.severity is Severity.WARNING and f.namespace in known
+        )
+    ]
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

@@ -28,55 +28,74 @@ pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is
 _PLACEHOLDER = "every-field fixture of kubernetes/api: the placeholder "
 # Reviewed reasons, by (folder or file, rule).  Each says what the 1.37 API server answers on create.
 WHY: dict[tuple[str, str], str] = {
-    ("k8s-api-testdata", "META-NAME-FMT"): _PLACEHOLDER + "name 'nameValue' has upper case: not a DNS subdomain",
-    ("k8s-api-testdata", "META-GENNAME"): _PLACEHOLDER + "generateName 'generateNameValue' is not a DNS prefix",
+    ("k8s-api-testdata", "META-NAME-FMT"): _PLACEHOLDER
+    + "name 'nameValue' has upper case: not a DNS subdomain",
+    ("k8s-api-testdata", "META-GENNAME"): _PLACEHOLDER
+    + "generateName 'generateNameValue' is not a DNS prefix",
     ("k8s-api-testdata", "META-NS-REQ"): _PLACEHOLDER + "namespace 'namespaceValue' is not a DNS label",
     ("k8s-api-testdata", "RCT-TMPL-META"): _PLACEHOLDER + "template metadata sets fields other than labels/"
-                                           "annotations; ValidateTemplateObjectMeta forbids each",
+    "annotations; ValidateTemplateObjectMeta forbids each",
     ("k8s-api-testdata", "RC-REQ-NAME"): _PLACEHOLDER + "request name 'nameValue' is not a DNS label",
     ("k8s-api-testdata", "RC-REQ-ONEOF"): _PLACEHOLDER + "request sets both exactly and firstAvailable "
-                                          "(v1beta1: flat fields plus firstAvailable)",
+    "(v1beta1: flat fields plus firstAvailable)",
     ("k8s-api-testdata", "RC-REF"): _PLACEHOLDER + "'requestsValue' is not a DNS label and names no request",
     ("k8s-api-testdata", "RC-CON-ATTR"): _PLACEHOLDER + "matchAttribute 'matchAttributeValue' has no domain",
     ("k8s-api-testdata", "RC-CEL-COMPILE"): _PLACEHOLDER + "selector 'expressionValue' is an undeclared "
-                                            "reference: compilation fails",
+    "reference: compilation fails",
     ("k8s-api-testdata", "DC-EXTRES"): _PLACEHOLDER + "'extendedResourceNameValue' has no domain: not an "
-                                       "extended resource name",
+    "extended resource name",
     ("k8s-api-testdata", "DTR-SEL-FIELDS"): _PLACEHOLDER + "pool/device names have upper case",
-    ("k8s-api-testdata", "DTR-TAINT"): _PLACEHOLDER + "taint effect 'effectValue' is not NoSchedule/NoExecute/None",
+    ("k8s-api-testdata", "DTR-TAINT"): _PLACEHOLDER
+    + "taint effect 'effectValue' is not NoSchedule/NoExecute/None",
     ("k8s-api-testdata", "RS-PARTTYPE"): _PLACEHOLDER + "partitionTypeAttribute is Forbidden while the alpha "
-                                         "gate DRAPartitionableDevicesType is off (1.37 default)",
+    "gate DRAPartitionableDevicesType is off (1.37 default)",
     ("k8s-api-testdata", "RS-POOL-NAME"): _PLACEHOLDER + "pool name 'nameValue' is not a DNS subdomain",
     ("k8s-api-testdata", "RS-NODENAME-FMT"): _PLACEHOLDER + "nodeName 'nodeNameValue' is not a DNS subdomain",
-    ("k8s-api-testdata", "CORE-NS-EXPR-OP"): _PLACEHOLDER + "node selector operator 'operatorValue' is unknown",
+    ("k8s-api-testdata", "CORE-NS-EXPR-OP"): _PLACEHOLDER
+    + "node selector operator 'operatorValue' is unknown",
     ("k8s-api-testdata", "CORE-NS-FIELDS"): _PLACEHOLDER + "matchFields needs key metadata.name and In/NotIn",
-    ("k8s-api-testdata", "RS-NODESEL-ONE"): _PLACEHOLDER + "all four node-selection fields are set; exactly one "
-                                            "is allowed",
+    ("k8s-api-testdata", "RS-NODESEL-ONE"): _PLACEHOLDER
+    + "all four node-selection fields are set; exactly one "
+    "is allowed",
     ("k8s-api-testdata", "RS-DEVICES-XOR-COUNTERS"): _PLACEHOLDER + "devices and sharedCounters in one slice "
-                                                     "(rejected since 1.35)",
+    "(rejected since 1.35)",
     ("k8s-api-testdata", "RS-DEV-NAME"): _PLACEHOLDER + "device name 'nameValue' is not a DNS label",
     ("k8s-api-testdata", "RS-ATTR-VERSION"): _PLACEHOLDER + "version 'versionValue' is not SemVer",
-    ("k8s-api-testdata", "RS-ATTR-ONEOF"): _PLACEHOLDER + "attribute sets int, bool, string and version at once "
-                                           "(list forms are dropped: DRAListTypeAttributes is off)",
-    ("k8s-api-testdata", "RS-CAP-POLICY-ONEOF"): _PLACEHOLDER + "requestPolicy sets validValues and validRange",
+    ("k8s-api-testdata", "RS-ATTR-ONEOF"): _PLACEHOLDER
+    + "attribute sets int, bool, string and version at once "
+    "(list forms are dropped: DRAListTypeAttributes is off)",
+    ("k8s-api-testdata", "RS-CAP-POLICY-ONEOF"): _PLACEHOLDER
+    + "requestPolicy sets validValues and validRange",
     ("k8s-api-testdata", "RS-TAINT-EFFECT"): _PLACEHOLDER + "device taint effect 'effectValue' is unknown",
     ("k8s-api-testdata", "RS-CONSUMES-SET"): _PLACEHOLDER + "counterSet 'counterSetValue' is not a DNS label",
     ("k8s-api-testdata", "RS-CONSUMES-COUNTERS"): _PLACEHOLDER + "counter 'countersKey' is not a DNS label",
-    ("k8s-api-testdata", "RS-DEV-NODESEL-PERDEV"): _PLACEHOLDER + "device sets nodeName, nodeSelector and allNodes "
-                                                   "(exactly one allowed); nodeName has upper case",
-    ("k8s-api-testdata", "RS-COUNTERSET-NAME"): _PLACEHOLDER + "counter set name 'nameValue' is not a DNS label",
+    ("k8s-api-testdata", "RS-DEV-NODESEL-PERDEV"): _PLACEHOLDER
+    + "device sets nodeName, nodeSelector and allNodes "
+    "(exactly one allowed); nodeName has upper case",
+    ("k8s-api-testdata", "RS-COUNTERSET-NAME"): _PLACEHOLDER
+    + "counter set name 'nameValue' is not a DNS label",
     ("k8s-api-testdata", "RS-COUNTERSET-COUNTERS"): _PLACEHOLDER + "counter 'countersKey' is not a DNS label",
-    ("amd-rocm-gpu-dra-driver/docs__demo__L72-108.yaml", "RS-POOL-NAME"):
-        "the console excerpt omits spec.pool: the server decodes an empty pool name (Required)",
-    ("amd-rocm-gpu-dra-driver/docs__demo__L72-108.yaml", "RS-POOL-COUNT"):
-        "the console excerpt omits spec.pool: resourceSliceCount decodes as 0 (must be greater than zero)",
-    ("amd-rocm-gpu-dra-driver/docs__demo__L72-108.yaml", "RS-NODESEL-ONE"):
-        "the console excerpt omits nodeName/nodeSelector/allNodes: exactly one is required",
-    ("dra-driver-cpu", "RS-ATTR-ONEOF"):
-        "pcieRoot is published as 'strings' (a list attribute); DRAListTypeAttributes is alpha/off in 1.37, so "
-        "the server drops the list and the attribute is left without a value",
-    ("kubernetes-scheduler-perf", "RS-DEVICES-XOR-COUNTERS"):
-        "older scheduler_perf template: sharedCounters and devices in one slice, rejected since 1.35",
+    (
+        "amd-rocm-gpu-dra-driver/docs__demo__L72-108.yaml",
+        "RS-POOL-NAME",
+    ): "the console excerpt omits spec.pool: the server decodes an empty pool name (Required)",
+    (
+        "amd-rocm-gpu-dra-driver/docs__demo__L72-108.yaml",
+        "RS-POOL-COUNT",
+    ): "the console excerpt omits spec.pool: resourceSliceCount decodes as 0 (must be greater than zero)",
+    (
+        "amd-rocm-gpu-dra-driver/docs__demo__L72-108.yaml",
+        "RS-NODESEL-ONE",
+    ): "the console excerpt omits nodeName/nodeSelector/allNodes: exactly one is required",
+    (
+        "dra-driver-cpu",
+        "RS-ATTR-ONEOF",
+    ): "pcieRoot is published as 'strings' (a list attribute); DRAListTypeAttributes is alpha/off in 1.37, so "
+    "the server drops the list and the attribute is left without a value",
+    (
+        "kubernetes-scheduler-perf",
+        "RS-DEVICES-XOR-COUNTERS",
+    ): "older scheduler_perf template: sharedCounters and devices in one slice, rejected since 1.35",
 }
 
 
@@ -123,11 +142,22 @@ def actual_rows() -> list[dict[str, Any]]:
         semantic = [f for f in findings if f.rule not in RULES]
         if not semantic:
             continue
-        row: dict[str, Any] = {"file": file, "document": doc.origin.document, "kind": result.kind,
-                               "name": result.name}
-        row["findings"] = [{"rule": f.rule, "severity": f.severity.value, "errorType": f.error_type,
-                            "line": f.line, "path": f.path}
-                           for f in sorted(semantic, key=lambda f: (f.line or 0, f.rule, f.path, f.message))]
+        row: dict[str, Any] = {
+            "file": file,
+            "document": doc.origin.document,
+            "kind": result.kind,
+            "name": result.name,
+        }
+        row["findings"] = [
+            {
+                "rule": f.rule,
+                "severity": f.severity.value,
+                "errorType": f.error_type,
+                "line": f.line,
+                "path": f.path,
+            }
+            for f in sorted(semantic, key=lambda f: (f.line or 0, f.rule, f.path, f.message))
+        ]
         rows.append(row)
     return rows
 
@@ -137,7 +167,9 @@ def load_expected() -> list[dict[str, Any]]:
 
 
 def _strip(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**r, "findings": [{k: v for k, v in f.items() if k != "why"} for f in r["findings"]]} for r in rows]
+    return [
+        {**r, "findings": [{k: v for k, v in f.items() if k != "why"} for f in r["findings"]]} for r in rows
+    ]
 
 
 def update() -> int:
@@ -170,21 +202,26 @@ def test_every_error_has_a_reviewed_why() -> None:
 
 
 def _errors(actual: list[dict[str, Any]], fragment: str) -> set[str]:
-    return {f["rule"] for r in actual if fragment in r["file"] for f in r["findings"] if f["severity"] == "error"}
+    return {
+        f["rule"] for r in actual if fragment in r["file"] for f in r["findings"] if f["severity"] == "error"
+    }
 
 
 def test_every_api_testdata_object_is_rejected(actual: list[dict[str, Any]]) -> None:
     served = [p for p in (CORPUS / "k8s-api-testdata").glob("*.yaml") if "v1alpha3" not in p.name]
     for path in served:
-        assert _errors(actual, path.name), path.name      # semantically invalid by design
+        assert _errors(actual, path.name), path.name  # semantically invalid by design
 
 
-@pytest.mark.parametrize("fragment, rule", [
-    ("resourceslice-partitionable.yaml.tmpl", "RS-DEVICES-XOR-COUNTERS"),
-    ("testdata__HEAD__resource.k8s.io.v1.DeviceClass.yaml", "RC-CEL-COMPILE"),
-    ("testdata__HEAD__resource.k8s.io.v1.ResourceSlice.yaml", "RS-NODESEL-ONE"),
-    ("testdata__HEAD__resource.k8s.io.v1beta1.ResourceClaim.yaml", "RC-REQ-ONEOF"),
-])
+@pytest.mark.parametrize(
+    "fragment, rule",
+    [
+        ("resourceslice-partitionable.yaml.tmpl", "RS-DEVICES-XOR-COUNTERS"),
+        ("testdata__HEAD__resource.k8s.io.v1.DeviceClass.yaml", "RC-CEL-COMPILE"),
+        ("testdata__HEAD__resource.k8s.io.v1.ResourceSlice.yaml", "RS-NODESEL-ONE"),
+        ("testdata__HEAD__resource.k8s.io.v1beta1.ResourceClaim.yaml", "RC-REQ-ONEOF"),
+    ],
+)
 def test_known_bad_files_get_the_right_rule(actual: list[dict[str, Any]], fragment: str, rule: str) -> None:
     assert rule in _errors(actual, fragment)
 

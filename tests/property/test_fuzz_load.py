@@ -59,3 +59,38 @@ def test_snapshot_round_trip_keeps_dra_objects_exactly(objs: list[dict[str, Any]
     order = ["DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule"]
     expected = sorted(objs, key=lambda o: order.index(o["kind"]))
     assert [d.raw for d in res.docs] == expected
+
+
+def _cli(argv: list[str]) -> tuple[int, str, str]:
+    import contextlib
+
+    from dractl.cli.app import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _has_command(name: str) -> bool:
+    return _cli([name, "--help"])[0] == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=fuzz_inputs(), suffix=st.sampled_from([".yaml", ".json"]))
+def test_validate_command_survives_any_input(data: bytes, suffix: str) -> None:
+    """The CLI-level harness: later commands that read files add themselves to COMMANDS."""
+    for argv in COMMANDS:
+        if not _has_command(argv[0]):
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_input(Path(tmp), data, suffix)
+            code, _out, err = _cli([*argv, str(path)])
+        assert code in (0, 1, 2), (argv, code, err)
+        assert "internal error" not in err and "Traceback" not in err, err
+        if code == 2:
+            assert err.strip(), "exit 2 must say why"
+
+
+# Commands (with their flags) that take input files as trailing arguments.
+COMMANDS: list[list[str]] = [["validate"]]

@@ -40,11 +40,45 @@ def check_object(raw: dict[str, Any], opts: ValidateOptions) -> list[Finding]:
         return []
     ctx = Ctx(opts=opts, kind=str(kind), api_version=api_version)
     obj = _internal(raw)
+    old = _old(obj, opts)
     with_status = opts.status and kind == "ResourceClaim"
-    obj = drop_disabled(ctx, obj, with_status)
-    metadata(ctx, obj)
+    obj = drop_disabled(ctx, obj, with_status, old)
     spec = as_map(obj.get("spec"))
+    if old is not None and kind in ("ResourceClaim", "ResourceClaimTemplate"):
+        # The spec is immutable: on update the server checks only that (and metadata, status).
+        if kind == "ResourceClaim":
+            metadata(ctx, obj)
+            deleting = as_map(obj.get("metadata")).get("deletionTimestamp") is not None
+            _status(
+                ctx,
+                obj,
+                lambda st: check_claim_status(
+                    ctx,
+                    st,
+                    request_names(as_map(spec.get("devices"))),
+                    old_status=as_map(old.get("status")),
+                    deleting=deleting,
+                ),
+            )
+    else:
+        metadata(ctx, obj)
+        _validate(ctx, obj, spec, old)
+    if old is not None:
+        from dractl.validate.rules.update import check_update_pair
+
+        check_update_pair(ctx, obj, old)
+    return ctx.findings
+
+
+def _validate(
+    ctx: Ctx, obj: Mapping[str, Any], spec: Mapping[str, Any], old: Mapping[str, Any] | None
+) -> None:
+    kind = ctx.kind
     if kind == "ResourceSlice":
+        if old is not None:
+            for dev in as_list(as_map(old.get("spec")).get("devices")):
+                if isinstance(dev, Mapping) and isinstance(dev.get("name"), str):
+                    ctx.old_devices.setdefault(dev["name"], dev)
         check_slice_spec(ctx, spec)
     elif kind == "ResourceClaim":
         check_claim_spec(ctx, spec, "spec")
@@ -55,15 +89,23 @@ def check_object(raw: dict[str, Any], opts: ValidateOptions) -> list[Finding]:
         check_claim_spec(ctx, as_map(spec.get("spec")), "spec.spec")
         _admin_access(ctx, as_map(spec.get("spec")), "spec.spec")
     elif kind == "DeviceClass":
+        old_spec = as_map(old.get("spec")) if old is not None else None
+        # RC-CEL-STORED / UPD-STORED-RELAX: unchanged selectors (config) count as stored.
+        ctx.stored_cel = old_spec is not None and old_spec.get("selectors") == spec.get("selectors")
+        ctx.stored_config = old_spec is not None and old_spec.get("config") == spec.get("config")
         check_class_spec(ctx, spec)
     elif kind == "DeviceTaintRule":
         check_taint_rule_spec(ctx, spec)
         _status(ctx, obj, lambda st: check_taint_rule_status(ctx, st))
-    if opts.old_files:
-        from dractl.validate.rules.update import check_update
 
-        check_update(ctx, obj, opts)
-    return ctx.findings
+
+def _old(obj: Mapping[str, Any], opts: ValidateOptions) -> Mapping[str, Any] | None:
+    """The previous version of ``obj`` from ``opts.old_files`` (None: a create)."""
+    if not opts.old_files:
+        return None
+    from dractl.validate.rules.update import find_old
+
+    return find_old(obj, opts)
 
 
 def _internal(raw: Mapping[str, Any]) -> Mapping[str, Any]:

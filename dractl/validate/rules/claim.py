@@ -164,6 +164,8 @@ def selectors(ctx: Ctx, items: Any, path: str, prefix: str) -> None:
 def cel_expression(ctx: Ctx, expr: Any, path: str, derived: bool = False) -> int:
     """RC-CEL-LEN / COMPILE / TYPE / COST; returns the estimated cost (0 when not compiled)."""
     text = as_str(expr)
+    if ctx.stored_cel:
+        return 0
     verdict = check_expression(text, ctx.features, derived=derived)
     if not text and verdict.error_type is None:
         ctx.invalid("RC-CEL-COMPILE", path, "", "compilation failed: the expression is empty")

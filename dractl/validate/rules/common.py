@@ -113,7 +113,7 @@ def raw_extension(ctx: Ctx, rule: str, value: Any, path: str, max_len: int) -> N
         ctx.required(rule, path)
         return
     raw = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    if len(raw.encode()) > max_len:
+    if len(raw.encode()) > max_len and not ctx.stored_config:
         ctx.too_long(rule, path, max_len)
     elif not isinstance(value, Mapping):
         ctx.invalid(rule, path, "<value omitted>", "must be a valid JSON object")

@@ -52,6 +52,8 @@ class Ctx:
     api_version: str = ""
     findings: list[Finding] = field(default_factory=list)
     limits: Limits = field(init=False)
+    stored_cel: bool = False  # update with unchanged selectors: CEL is not re-compiled
+    stored_config: bool = False  # update with unchanged config: the parameter size limit is skipped
 
     def __post_init__(self) -> None:
         self.limits = limits_for(self.opts.kube_version)

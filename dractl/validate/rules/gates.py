@@ -121,12 +121,17 @@ def gate_name(feature: str) -> str:
     return GATE_NAMES.get(feature, feature)
 
 
-def drop_disabled(ctx: Ctx, obj: Mapping[str, Any], with_status: bool) -> Mapping[str, Any]:
-    """The object as the server keeps it after dropping disabled-gate fields (``obj`` is not mutated)."""
+def drop_disabled(
+    ctx: Ctx, obj: Mapping[str, Any], with_status: bool, old: Mapping[str, Any] | None = None
+) -> Mapping[str, Any]:
+    """The object as the server keeps it after dropping disabled-gate fields (``obj`` is not mutated).
+    On update (``old`` given) a feature the old object already used is kept, as the server does."""
     minor = ctx.version[1]
     drops: list[tuple[str, str, Pattern]] = []
     for feature, patterns in _patterns(ctx.kind, with_status).items():
         if ctx.gate(feature) or minor < _SINCE.get(feature, 34):
+            continue
+        if old is not None and any(True for p in patterns for _ in _matches(old, p)):
             continue
         for pattern in patterns:
             for path, _container, key in _matches(obj, pattern):

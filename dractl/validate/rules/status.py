@@ -26,8 +26,16 @@ _REASON_MSG = (
 
 
 def check_claim_status(
-    ctx: Ctx, status: Mapping[str, Any], names: RequestNames, path: str = "status"
+    ctx: Ctx,
+    status: Mapping[str, Any],
+    names: RequestNames,
+    path: str = "status",
+    old_status: Mapping[str, Any] | None = None,
+    deleting: bool = False,
 ) -> None:
+    """A status update; ``old_status`` None means the old status was empty (a first allocation).
+    An allocation present in both is only compared (RCS-ALLOC-IMMUTABLE, by the update rules)."""
+    old_status = old_status or {}
     reserved = status.get("reservedFor")
     ctx.each_unique(
         "RCS-RESERVED-MAX",
@@ -55,7 +63,15 @@ def check_claim_status(
             f"{path}.reservedFor",
             "may not be specified when `allocated` is not set",
         )
-    if isinstance(allocation, Mapping):
+    elif deleting and as_list(reserved):
+        old_uids = {as_str(as_map(r).get("uid")) for r in as_list(old_status.get("reservedFor"))}
+        if any(as_str(as_map(r).get("uid")) not in old_uids for r in as_list(reserved)):
+            ctx.forbidden(
+                "RCS-RESERVED-DELETING",
+                f"{path}.reservedFor",
+                "new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set",
+            )
+    if isinstance(allocation, Mapping) and old_status.get("allocation") is None:
         _allocation(ctx, allocation, names, f"{path}.allocation")
 
 

@@ -33,19 +33,9 @@ def find_old(obj: Mapping[str, Any], opts: ValidateOptions) -> Mapping[str, Any]
     return _old_objects(tuple(opts.old_files)).get(key)
 
 
-def check_update(ctx: Ctx, obj: Mapping[str, Any], opts: ValidateOptions) -> None:
-    """UPD-* findings for ``obj`` against the old object of the same kind/namespace/name (none: a create)."""
-    old = find_old(obj, opts)
-    if old is None:
-        return
-    check_update_pair(ctx, obj, old)
-
-
 def _immutable(ctx: Ctx, rule: str, new: Any, old: Any, path: str) -> None:
     if new != old:
-        ctx.invalid(
-            rule, path, new if isinstance(new, str | int | bool) else "<value omitted>", "field is immutable"
-        )
+        ctx.invalid(rule, path, new, "field is immutable")
 
 
 def check_update_pair(ctx: Ctx, new: Mapping[str, Any], old: Mapping[str, Any]) -> None:

@@ -188,11 +188,12 @@ def check_admin_namespaces(index: Index, emit: Emit) -> None:
             if req.get("adminAccess") is not True or e.namespace not in namespaces:
                 continue
             if namespaces[e.namespace].get(ADMIN_LABEL) != "true":
+                claim = e.kind == "ResourceClaim"
                 emit(
                     e,
-                    "RC-ADMIN-NS",
+                    "RC-ADMIN-NS" if claim else "RCT-ADMIN",
                     f"{rpath}.adminAccess",
-                    "Forbidden: admin access to devices requires the "
-                    "`resource.kubernetes.io/admin-access: true` "
+                    ("Forbidden: " if claim else "")
+                    + "admin access to devices requires the `resource.kubernetes.io/admin-access: true` "
                     f"label on the containing namespace (namespace {e.namespace!r} does not have it)",
                 )

@@ -79,11 +79,13 @@ def max_per_node(placed: list[str]) -> int:
 
 
 def check_matches(index: Index, emit: Emit, features: Features) -> None:
-    compile_one = _compiler(features)
-    if compile_one is None:
-        return
+    if not any(True for _ in index.claim_specs()):
+        return  # nothing to match (and no CEL import: keeps one-file runs fast)
     devices = _devices(index)
     if not devices:
+        return
+    compile_one = _compiler(features)
+    if compile_one is None:
         return
     classes = index.classes()
     for e, spec, path in index.claim_specs():

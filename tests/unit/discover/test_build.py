@@ -133,3 +133,11 @@ def test_224_cpus_split_into_two_slices(h100: Inventory) -> None:
 @pytest.mark.parametrize("kinds", [frozenset({"pci"}), frozenset()])
 def test_kinds_without_a_driver_build_nothing(h100: Inventory, kinds: frozenset[str]) -> None:
     assert build(h100, BuildOptions(node="n", kinds=kinds)).slices == []
+
+
+def test_list_type_numa_node_with_the_gate(h100: Inventory) -> None:
+    features = Features.parse("DRAListTypeAttributes=true", Features.for_version("1.37"))
+    result = gpu_build(h100, features=features)
+    assert devices(result)[0]["attributes"]["resource.kubernetes.io/numaNode"] == {"ints": [0]}
+    assert len(result.slices) == 1  # 15 devices: list attributes lower the limit to 64, still one slice
+    assert devices(gpu_build(h100))[0]["attributes"]["resource.kubernetes.io/numaNode"] == {"int": 0}

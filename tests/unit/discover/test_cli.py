@@ -30,6 +30,7 @@ def test_yaml_is_a_stream_of_resourceslices(run_cli: Callable[..., Any]) -> None
     assert r.exit_code == 0
     docs = list(yaml.safe_load_all(r.stdout))
     assert [d["kind"] for d in docs] == ["ResourceSlice"] * 5
+    assert "&id" not in r.stdout and "*id" not in r.stdout  # no YAML anchors/aliases
     assert {d["spec"]["pool"]["resourceSliceCount"] for d in docs} == {5}
     assert "Warning: gpu-4: 2 MIG devices exist now" in r.stderr
 
@@ -63,6 +64,9 @@ def test_driver_and_pool_flags(run_cli: Callable[..., Any]) -> None:
     (["--mig-mode", "dynamic"], "Invalid value for '--mig-mode'"),
     (["--kube-version", "1.30"], "Invalid value for '--kube-version'"),
     (["--feature-gates", "Bogus=true"], "unknown DRA feature gate"),
+    (["--node", "Worker_1"], "--node 'Worker_1': must be a lower-case DNS subdomain"),
+    (["--pool", "a//b"], "--pool 'a//b': must be DNS subdomains joined by '/'"),
+    (["--driver", "gpu=not a name"], "--driver 'not a name': must be a DNS subdomain"),
 ])
 def test_usage_errors_exit_2(run_cli: Callable[..., Any], args: list[str], message: str) -> None:
     r = run_cli(["discover", *FIX, *args])
@@ -90,3 +94,20 @@ def test_save_fixture_and_replay(run_cli: Callable[..., Any], tmp_path: Path) ->
 def test_help_has_examples(run_cli: Callable[..., Any]) -> None:
     r = run_cli(["discover", "--help"])
     assert r.exit_code == 0 and "Examples:" in r.stdout and "--save-fixture" in r.stdout
+
+
+def test_unavailable_nvml_is_noted_on_stderr_for_yaml(run_cli: Callable[..., Any], tmp_path: Path) -> None:
+    nvml = tmp_path / "nvml.json"
+    nvml.write_text(json.dumps({"format": "dractl-nvml-fixture/v1", "calls": {"nvmlInit": {"": {"$error": 9}}}}))
+    r = run_cli(["discover", "--sysfs-root", str(H100 / "sys"), "--nvml-fixture", str(nvml), "--only", "gpu",
+                 "-o", "yaml"])
+    assert r.exit_code == 0 and r.stdout == ""
+    assert r.stderr.strip() == ("Note: GPU discovery skipped: the NVIDIA kernel driver is not loaded "
+                                "(check that the nvidia module is built for the running kernel)")
+
+
+def test_save_fixture_refuses_a_non_empty_directory(run_cli: Callable[..., Any], tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("x")
+    r = run_cli(["discover", *FIX, "--save-fixture", str(tmp_path)])
+    assert r.exit_code == 2 and r.stderr.strip() == (
+        f"dractl: error: {tmp_path}: --save-fixture: exists and is not an empty directory")

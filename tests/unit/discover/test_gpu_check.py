@@ -68,6 +68,7 @@ def test_gpu_check_reports_mismatches(tmp_path: Path) -> None:
     assert "gpu-check: FAIL" in result.stdout
 
 
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_gpu_check_needs_nvidia_smi(tmp_path: Path) -> None:
     env = dict(os.environ, NVIDIA_SMI=str(tmp_path / "missing"), PYTHON=sys.executable)
     result = subprocess.run(["bash", str(SCRIPT), str(tmp_path / "o")], env=env, capture_output=True, text=True)

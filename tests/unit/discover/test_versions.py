@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dractl.discover.versions import is_strict, normalize
 
@@ -28,3 +30,20 @@ def test_normalize_refuses_what_cannot_be_semver(raw: str | None) -> None:
 @pytest.mark.parametrize("raw", ["560.35.03", "01.2.3", "1.2", "1.2.3-01"])
 def test_strict_rejects_leading_zeros_and_short_forms(raw: str) -> None:
     assert not is_strict(raw)
+
+
+_part = st.integers(min_value=0, max_value=10**6).map(str) | st.from_regex(r"0[0-9]{1,3}", fullmatch=True)
+
+
+@given(st.lists(_part, min_size=1, max_size=4).map(".".join))
+def test_numeric_versions_always_normalise_to_strict_semver(raw: str) -> None:
+    out = normalize(raw)
+    assert out is not None and is_strict(out)
+    numbers = [int(p) for p in raw.split(".")]
+    assert [int(p) for p in out.split("+")[0].split(".")] == [*numbers, 0, 0][:3]
+
+
+@given(st.text(max_size=20))
+def test_normalize_output_is_strict_or_none(raw: str) -> None:
+    out = normalize(raw)
+    assert out is None or is_strict(out)

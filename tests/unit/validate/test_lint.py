@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -228,9 +229,26 @@ def test_tolerations_that_tolerate_nothing(tmp_path: Path) -> None:
 def test_admin_access_namespace_label(tmp_path: Path) -> None:
     ns: dict[str, Any] = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}}
     found = run(tmp_path, CLASS, claim([req(adminAccess=True)]), context=[ns])
-    assert [(f.rule, f.severity.value) for f in found] == [("RC-ADMIN-NS", "error")]
+    assert [(f.rule, f.severity.value, f.error_type) for f in found] == [
+        ("RC-ADMIN-NS", "error", "Forbidden")
+    ]
     ns["metadata"]["labels"] = {"resource.kubernetes.io/admin-access": "true"}
     assert run(tmp_path, CLASS, claim([req(adminAccess=True)]), context=[ns]) == []
+
+
+def test_offline_admin_warning_is_settled_by_a_known_namespace(tmp_path: Path) -> None:
+    from dractl.validate.lint import settle_offline_warnings
+    from dractl.validate.rules import check_object
+
+    obj = claim([req(adminAccess=True)])
+    offline = [f for f in check_object(obj, ValidateOptions()) if f.rule == "RC-ADMIN-NS"]
+    offline = [replace(f, namespace="default") for f in offline]
+    assert len(offline) == 1 and offline[0].severity.value == "warning"
+    ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "default"}}
+    path = tmp_path / "ns.yaml"
+    path.write_text(yaml.safe_dump(ns))
+    assert settle_offline_warnings(offline, [], load_paths([str(path)]).docs) == []
+    assert settle_offline_warnings(offline, [], []) == offline
 
 
 def test_extended_resource_names_unique(tmp_path: Path) -> None:

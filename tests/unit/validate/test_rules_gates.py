@@ -74,7 +74,12 @@ def test_update_rules_against_old_file(tmp_path: Path) -> None:
     o = opts(old_files=(str(old),))
     changed = mutate(claim_obj(), **{"spec__devices__requests[0]__exactly__deviceClassName": "other"})
     assert [(f.rule, f.path, f.message) for f in errors(changed, o)] == [
-        ("UPD-RC-SPEC", "spec", 'Invalid value: "<value omitted>": field is immutable')
+        (
+            "UPD-RC-SPEC",
+            "spec",
+            'Invalid value: {"devices":{"requests":[{"exactly":{"deviceClassName":"other"},"name":"gpu"}]}}: '
+            "field is immutable",
+        )
     ]
     assert errors(claim_obj(), o) == []
     moved = mutate(slice_obj(), spec__nodeName="node-2", spec__pool__name="node-2")
@@ -84,3 +89,60 @@ def test_update_rules_against_old_file(tmp_path: Path) -> None:
     ]
     renamed = mutate(slice_obj(), metadata__name="other")  # no old object: a create
     assert errors(renamed, o) == []
+
+
+def _old_file(tmp_path: Path, *objs: dict[str, object]) -> tuple[str, ...]:
+    path = tmp_path / "old.yaml"
+    path.write_text(yaml.safe_dump_all(list(objs)))
+    return (str(path),)
+
+
+def test_update_of_a_claim_checks_only_immutability(tmp_path: Path) -> None:
+    bad = mutate(claim_obj(), **{"spec__devices__requests[0]__name": "BAD"})
+    o = opts(old_files=_old_file(tmp_path, bad))
+    assert errors(bad, o) == []  # stored spec, unchanged: not re-validated
+    assert [f.rule for f in errors(bad)] == ["RC-REQ-NAME"]
+
+
+def test_update_of_a_class_keeps_stored_selectors(tmp_path: Path) -> None:
+    bad = mutate(class_obj(), spec__selectors=[{"cel": {"expression": "len("}}])
+    o = opts(old_files=_old_file(tmp_path, bad))
+    assert errors(bad, o) == []  # RC-CEL-STORED: unchanged selectors are not compiled
+    changed = mutate(bad, spec__selectors=[{"cel": {"expression": "len("}}, {"cel": {"expression": "true"}}])
+    assert [f.rule for f in errors(changed, o)] == ["RC-CEL-COMPILE"]
+
+
+def test_update_keeps_gated_fields_the_old_object_used(tmp_path: Path) -> None:
+    tainted = mutate(slice_obj(), **{f"{D0}__taints": [{"key": "k", "effect": "Bogus"}]})
+    o = opts("1.35", old_files=_old_file(tmp_path, tainted))
+    assert [f.rule for f in errors(tainted, o)] == ["RS-TAINT-EFFECT"]  # not dropped on update
+
+
+def test_status_update_rules(tmp_path: Path) -> None:
+    uid = "7c1a3f0e-3b9e-4a8e-9c51-0d2b8b1f7a55"
+    result = {"request": "gpu", "driver": "gpu.example.com", "pool": "node-1", "device": "gpu-0"}
+    allocated = mutate(claim_obj(), status={"allocation": {"devices": {"results": [result]}}})
+    o = opts(status=True, old_files=_old_file(tmp_path, allocated))
+    moved = mutate(allocated, **{"status__allocation__devices__results[0]__device": "gpu-1"})
+    assert [(f.rule, f.path) for f in errors(moved, o)] == [("UPD-RCS-ALLOC", "status.allocation")]
+    deleting = mutate(
+        allocated,
+        metadata__deletionTimestamp="2026-01-01T00:00:00Z",
+        status__reservedFor=[{"resource": "pods", "name": "p", "uid": uid}],
+    )
+    assert [f.rule for f in errors(deleting, o)] == ["RCS-RESERVED-DELETING"]
+
+
+def test_update_skips_unchanged_capacity_and_taints(tmp_path: Path) -> None:
+    stored = mutate(
+        slice_obj(),
+        **{
+            f"{D0}__capacity__memory__requestPolicy": {"default": "1Gi", "validValues": ["1Gi"]},
+            f"{D0}__taints": [{"key": "k", "effect": "Unknown"}],
+        },
+    )
+    assert {f.rule for f in errors(stored)} == {"RS-CAP-POLICY-NEEDS-MULTI", "RS-TAINT-EFFECT"}
+    o = opts(old_files=_old_file(tmp_path, stored))
+    assert errors(stored, o) == []  # stored, unchanged: grandfathered
+    changed = mutate(stored, **{f"{D0}__capacity__memory__value": "80Gi"})
+    assert [f.rule for f in errors(changed, o)] == ["RS-CAP-POLICY-NEEDS-MULTI"]
