@@ -54,6 +54,7 @@ class Ctx:
     limits: Limits = field(init=False)
     stored_cel: bool = False  # update with unchanged selectors: CEL is not re-compiled
     stored_config: bool = False  # update with unchanged config: the parameter size limit is skipped
+    old_devices: dict[str, Mapping[str, Any]] = field(default_factory=dict)  # slice update: old devices
 
     def __post_init__(self) -> None:
         self.limits = limits_for(self.opts.kube_version)

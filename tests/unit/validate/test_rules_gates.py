@@ -113,9 +113,11 @@ def test_update_of_a_class_keeps_stored_selectors(tmp_path: Path) -> None:
 
 
 def test_update_keeps_gated_fields_the_old_object_used(tmp_path: Path) -> None:
-    tainted = mutate(slice_obj(), **{f"{D0}__taints": [{"key": "k", "effect": "Bogus"}]})
-    o = opts("1.35", old_files=_old_file(tmp_path, tainted))
-    assert [f.rule for f in errors(tainted, o)] == ["RS-TAINT-EFFECT"]  # not dropped on update
+    stored = mutate(slice_obj(), **{f"{D0}__taints": [{"key": "k", "effect": "NoSchedule"}]})
+    o = opts("1.35", old_files=_old_file(tmp_path, stored))
+    changed = mutate(stored, **{f"{D0}__taints[0]__effect": "Bogus"})
+    assert [f.rule for f in errors(changed, o)] == ["RS-TAINT-EFFECT"]  # not dropped on update
+    assert errors(changed, opts("1.35")) == []  # on create the taints are dropped
 
 
 def test_status_update_rules(tmp_path: Path) -> None:
