@@ -30,8 +30,8 @@ PRODUCTS = (
     ("NVIDIA L40S", "Ada Lovelace", "8.9.0", "46068Mi"),
     ("NVIDIA H200", "Hopper", "9.0.0", "143771Mi"),
 )
-DRIVER_VERSIONS = ("550.127.05", "570.133.20", "580.82.07")
-CUDA_VERSIONS = {"550.127.05": "12.4.0", "570.133.20": "12.8.0", "580.82.07": "13.0.0"}
+DRIVER_VERSIONS = ("550.127.5", "570.133.20", "580.82.7")  # semver: no leading zeros
+CUDA_VERSIONS = {"550.127.5": "12.4.0", "570.133.20": "12.8.0", "580.82.7": "13.0.0"}
 
 
 def _device_class() -> dict[str, Any]:

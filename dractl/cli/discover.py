@@ -104,7 +104,8 @@ def check_names(node: str | None, pool: str | None, drivers: dict[str, str]) -> 
         raise UsageError(f"--pool {pool!r}: must be DNS subdomains joined by '/'", "discover")
     for name in drivers.values():
         if len(name) > 63 or not _SUBDOMAIN.match(name.lower()):
-            raise UsageError(f"--driver {name!r}: must be a DNS subdomain of at most 63 characters", "discover")
+            raise UsageError(f"--driver {name!r}: must be a DNS subdomain of at most 63 characters",
+                             "discover")
 
 
 def discover(ctx: typer.Context,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,8 +52,10 @@ class Session:
 
 
 def default_node_name() -> str:
-    """The node name a kubelet would most likely use: the lower-cased host name."""
-    return (os.environ.get("NODE_NAME") or socket.gethostname() or "node").lower()
+    """The node name a kubelet would most likely use: ``$NODE_NAME`` or the lower-cased host
+    name, with characters a node name cannot hold replaced by ``-``."""
+    raw = (os.environ.get("NODE_NAME") or socket.gethostname() or "node").lower()
+    return re.sub(r"[^a-z0-9.-]", "-", raw).strip("-.") or "node"
 
 
 def discover(opts: DiscoverOptions) -> Session:
