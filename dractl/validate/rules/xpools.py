@@ -132,7 +132,10 @@ def _counters(driver: str, pool: str, slices: list[Entry], emit: Emit) -> None:
 
 
 def check_uuids(index: Index, emit: Emit) -> None:
-    """Duplicate uuid-like attribute values across devices of one driver."""
+    """Duplicate ``uuid`` attribute values across devices of one driver.
+
+    Only an attribute named exactly ``uuid`` identifies a device: references such as
+    ``parentUUID`` are shared by design (every MIG device of one GPU carries its parent's)."""
     seen: dict[tuple[str, str, str], str] = {}
     for e in index.slices():
         driver = as_str(e.spec.get("driver"))
@@ -141,7 +144,7 @@ def check_uuids(index: Index, emit: Emit) -> None:
             for key, attr in as_map(dev.get("attributes")).items():
                 ident = str(key).rsplit("/", 1)[-1].lower()
                 value = as_map(attr).get("string")
-                if "uuid" not in ident or not isinstance(value, str) or not value:
+                if ident != "uuid" or not isinstance(value, str) or not value:
                     continue
                 where = f"{e.name}/{as_str(dev.get('name'))}"
                 k = (driver, str(key), value)

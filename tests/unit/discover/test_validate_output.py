@@ -64,9 +64,6 @@ def problems(slices: list[dict[str, Any]], version: str, features: Features, tmp
 
 def _expected(f: Any, version: str) -> bool:
     """Lint notices about how real drivers must publish, not problems in the output."""
-    # Every MIG device of one GPU carries its parent's UUID (the NVIDIA driver's parentUUID).
-    if f.rule == "LINT-DUPLICATE-UUID" and f.path.endswith("[parentUUID]"):
-        return True
     # Before 1.35 a counter set must sit in the slice of the devices consuming it; lint notes
     # that this layout stops working at 1.35 (discover switches layouts with --kube-version).
     return f.rule == "LINT-DEVICES-AND-COUNTERS" and version == "1.34"
