@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Literal
 
 from dractl.model.features import Features
@@ -37,7 +37,7 @@ RESULTS_MAX_SIZE = 32
 """resource.k8s.io/v1 AllocationResultsMaxSize: at most 32 devices per claim."""
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why a candidate device (or pool, or request) was not used.  Stable codes.
 
     The per-device checks run in the allocator's order; the first one that fails

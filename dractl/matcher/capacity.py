@@ -92,6 +92,9 @@ def fits(committed: Mapping[str, Fraction] | None, requests: Mapping[str, Quanti
     """Whether the request fits the device's remaining capacity; raises UndefinedCapacity."""
     if requests and any(name not in capacity for name in requests):
         raise UndefinedCapacity()
+    if not requests and not committed and not in_flight and all(c.request_policy is None
+                                                                 for c in capacity.values()):
+        return True  # takes the whole capacity, nothing else uses it
     for name, cap in capacity.items():
         use = consumed_for(requests.get(name) if requests else None, cap)
         if violates_policy(use, cap.request_policy):

@@ -168,7 +168,10 @@ class DistinctAttribute(_Scoped):
             self.count -= 1
 
 
-def build(spec: DeviceConstraint, list_types: bool) -> MatchAttribute | DistinctAttribute:
+AnyConstraint = MatchAttribute | DistinctAttribute
+
+
+def build(spec: DeviceConstraint, list_types: bool) -> AnyConstraint:
     """A fresh constraint for one allocation; raises UnsupportedConstraint."""
     if spec.match_attribute is not None:
         return MatchAttribute(spec.requests, spec.match_attribute, list_types)

@@ -9,8 +9,10 @@ result cache).  ``allocate(node, claims)`` runs the stages for one node:
 
 from __future__ import annotations
 
+import sys
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from dractl.matcher import candidates as cand_mod
 from dractl.matcher import constraints as cons_mod
@@ -18,9 +20,9 @@ from dractl.matcher import counters, pools, results
 from dractl.matcher.api import AllocatedState, NodeOutcome, Reason
 from dractl.matcher.candidates import Candidate
 from dractl.matcher.nodes import NodeSelectorError, node_matches
-from dractl.matcher.placement import Placer, Verdict
+from dractl.matcher.placement import Placer
 from dractl.matcher.pruning import Pruner
-from dractl.matcher.requests import Req, RequestError, claim_ref, prepare_claim
+from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref, prepare_claim
 from dractl.matcher.search import DONE, Search, StepLimit
 from dractl.matcher.selection import SelectorCache, SelectorFailure
 from dractl.matcher.taints import EffectiveTaint, effective_taints
@@ -60,11 +62,19 @@ class Allocator:
         self.share_ids = share_ids or (lambda: str(uuid.uuid4()))
 
     def taints_of(self, device: Device) -> tuple[EffectiveTaint, ...]:
+        if not self.rules and not device.taints:
+            return ()
         hit = self._taints.get(id(device))
         if hit is None or hit[0] is not device:
-            hit = (device, effective_taints(device, self.rules))
+            hit = (device, effective_taints(device, self.rules, self._rule_cel, self.classes))
             self._taints[id(device)] = hit
         return hit[1]
+
+    def _rule_cel(self, expression: str, device: Device) -> bool:
+        try:
+            return self.selectors.matches(expression, device)
+        except SelectorFailure:
+            return False  # a rule whose selector cannot be evaluated does not taint the device
 
     def allocate(self, node: Node | None, claims: Sequence[ResourceClaim], *, trace: bool = True,
                  max_steps: int | None = None) -> NodeOutcome:
@@ -114,7 +124,8 @@ class _Run:
         reqs = self._prepare(found, by_pool, placer)
         pruner = Pruner.build(reqs, cands, placer, self.f, self.selectable) if reqs else None
         self.search = Search(reqs, cands, placer, pruner, self.max_steps)
-        code = self.search.allocate_one(0, 0, 0, 0, False, 0)
+        with _stack_for(reqs):
+            code = self.search.allocate_one(0, 0, 0, 0, False, 0)
         pruned = pruner.pruned if pruner else 0
         if code != DONE:
             trace = self.rec.finish(self.search.steps, pruned, {})
@@ -145,14 +156,24 @@ class _Run:
 
     def _prepare(self, found: list[pools.Pool], by_pool: dict[str, list[Candidate]],
                  placer: Placer) -> list[list[list[Req]]]:
-        fits = placer.fits if self.f.consumable_capacity else None
+        def selectable(req: Req, cand: Candidate) -> Verdict:  # "All" mode: keep the reasons
+            verdict = self.selectable(req, cand)
+            placer.noted(req, cand, verdict)
+            return verdict
+
+        def fits(req: Req, cand: Candidate) -> Verdict:
+            verdict = placer.fits(req, cand)
+            placer.noted(req, cand, verdict)
+            return verdict
+
         reqs = []
         for ci, claim in enumerate(self.claims):
-            reqs.append(prepare_claim(ci, claim, self.a.classes, self.f, found, by_pool, self.selectable, fits))
+            reqs.append(prepare_claim(ci, claim, self.a.classes, self.f, found, by_pool, selectable,
+                                      fits if self.f.consumable_capacity else None))
             placer.constraints.append(self._constraints(claim))
         return reqs
 
-    def _constraints(self, claim: ResourceClaim) -> list[cons_mod.MatchAttribute | cons_mod.DistinctAttribute]:
+    def _constraints(self, claim: ResourceClaim) -> list[cons_mod.AnyConstraint]:
         out = []
         for i, spec in enumerate(claim.spec.constraints):
             try:
@@ -195,7 +216,8 @@ class _Run:
                 raise RequestError(f"{owner}: selector #{i}: CEL compile error: {fail.message}",
                                    Reason.CEL_COMPILE_ERROR.value) from None
             self.rec.reject(req, cand.id, "selectors", Reason.CEL_RUNTIME_ERROR, fail.message)
-            raise RequestError(f"{owner}: selector #{i} on device {cand.id}: CEL runtime error: {fail.message}",
+            raise RequestError(f"{owner}: selector #{i} on device {cand.id}: CEL runtime error: "
+                               f"{fail.message}",
                                Reason.CEL_RUNTIME_ERROR.value) from None
 
     def _node_ok(self, d: Device) -> bool:
@@ -211,9 +233,25 @@ class _Run:
         out = []
         chosen_ids: dict[tuple[int, int, int], list[str]] = {}
         for ci, claim in enumerate(self.claims):
-            chosen = [entries[self.search.selected_sub.get((ci, ri), 0)] for ri, entries in enumerate(reqs[ci])]
+            picks = self.search.selected_sub
+            chosen = [entries[picks.get((ci, ri), 0)] for ri, entries in enumerate(reqs[ci])]
             out.append(results.build(claim, placer.results[ci], chosen, self.node_name, self.f))
             for p in placer.results[ci]:
                 chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
         trace = self.rec.finish(self.search.steps, pruned, chosen_ids)
         return NodeOutcome(self.node_name, "allocated", tuple(out), trace=trace)
+
+
+@contextmanager
+def _stack_for(reqs: list[list[list[Req]]]) -> Iterator[None]:
+    """The search recurses a few frames per device slot: make sure Python lets it."""
+    slots = sum(max(e.num_devices for e in entries) + 1 for claim in reqs for entries in claim)
+    needed = 4 * slots + 500
+    old = sys.getrecursionlimit()
+    if needed > old:
+        sys.setrecursionlimit(needed)
+    try:
+        yield
+    finally:
+        if needed > old:
+            sys.setrecursionlimit(old)

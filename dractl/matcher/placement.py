@@ -17,16 +17,15 @@ from fractions import Fraction
 from dractl.matcher import capacity
 from dractl.matcher.api import Reason
 from dractl.matcher.candidates import Candidate
-from dractl.matcher.constraints import DistinctAttribute, MatchAttribute
+from dractl.matcher.constraints import AnyConstraint, MatchAttribute
 from dractl.matcher.counters import CounterBook
-from dractl.matcher.requests import Req
+from dractl.matcher.requests import Req, Verdict
 from dractl.matcher.search import Undo, constraint_error
 from dractl.matcher.taints import blocking_taint
 from dractl.matcher.tracing import Recorder
 from dractl.model.features import Features
 from dractl.model.quantity import Quantity
 
-Verdict = object  # True, or (Reason, detail)
 Selectable = Callable[[Req, Candidate], Verdict]
 
 
@@ -45,7 +44,7 @@ class Placer:
 
     def __init__(self, features: Features, n_claims: int, committed: frozenset[str],
                  committed_capacity: Mapping[str, Mapping[str, Fraction]],
-                 constraints: list[list[MatchAttribute | DistinctAttribute]], counters: CounterBook,
+                 constraints: list[list[AnyConstraint]], counters: CounterBook,
                  selectable: Selectable, recorder: Recorder, share_ids: Callable[[], str]) -> None:
         self.f = features
         self.committed = committed
@@ -83,11 +82,15 @@ class Placer:
         verdict = self.selectable(req, cand)
         if verdict is True and self.f.consumable_capacity:
             verdict = self.fits(req, cand)
-        if verdict is not True:
-            reason, detail = verdict  # type: ignore[misc]
-            self.rec.reject(req, cand.id, _CHECK_OF[reason], reason, detail)
-            return False
-        return True
+        return self.noted(req, cand, verdict)
+
+    def noted(self, req: Req, cand: Candidate, verdict: Verdict) -> bool:
+        """Record a failed selector/node/capacity verdict in the trace; True if it passed."""
+        if verdict is True:
+            return True
+        reason, detail = verdict
+        self.rec.reject(req, cand.id, _CHECK_OF[reason], reason, detail)
+        return False
 
     # --------------------------------------------------------------- placement
 
@@ -100,7 +103,8 @@ class Placer:
             return None
         device = cand.device
         if device.consumes_counters and not self.f.partitionable_devices:
-            self.rec.reject(req, cand.id, "counters", Reason.FEATURE_DISABLED, "DRAPartitionableDevices is off")
+            self.rec.reject(req, cand.id, "counters", Reason.FEATURE_DISABLED,
+                            "DRAPartitionableDevices is off")
             return None
         reserved = False
         if device.consumes_counters and not (multi and self._capacity_in_use(cand.id)):
@@ -116,7 +120,8 @@ class Placer:
             taint = blocking_taint(cand.taints, req.tolerations)
             if taint is not None:
                 release()
-                self.rec.reject(req, cand.id, "taints", Reason.TAINT_NOT_TOLERATED, taint.describe())
+                if self.rec.enabled:
+                    self.rec.reject(req, cand.id, "taints", Reason.TAINT_NOT_TOLERATED, taint.describe())
                 return None
         if not self._add_constraints(req, cand, must, release):
             return None
@@ -124,7 +129,7 @@ class Placer:
 
     def _add_constraints(self, req: Req, cand: Candidate, must: bool, release: Callable[[], None]) -> bool:
         base, sub = req.parent or req.name, req.name if req.parent else ""
-        added = []
+        added: list[AnyConstraint] = []
         for c in self.constraints[req.claim_index]:
             if not c.add(base, sub, cand.device):
                 for done in added:
@@ -132,9 +137,10 @@ class Placer:
                 release()
                 if must:
                     raise constraint_error(req, cand)
-                self.rec.reject(req, cand.id, "constraints", Reason.CONSTRAINT_MISMATCH,
-                                f"{'matchAttribute' if isinstance(c, MatchAttribute) else 'distinctAttribute'}"
-                                f" {c.attribute}")
+                if self.rec.enabled:
+                    kind = "matchAttribute" if isinstance(c, MatchAttribute) else "distinctAttribute"
+                    self.rec.reject(req, cand.id, "constraints", Reason.CONSTRAINT_MISMATCH,
+                                    f"{kind} {c.attribute}")
                 return False
             added.append(c)
         return True
@@ -151,7 +157,7 @@ class Placer:
             verdict = self.fits(req, cand)
             if verdict is not True:
                 self._unwind(req, cand, release)
-                reason, detail = verdict  # type: ignore[misc]
+                reason, detail = verdict
                 self.rec.reject(req, cand.id, "capacity", reason, detail)
                 return None
             if cand.allow_multi:

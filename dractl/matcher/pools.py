@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dractl.matcher.nodes import NodeSelectorError, node_matches
 from dractl.model.features import Features
 from dractl.model.objects import Node, ResourceSlice
-from dractl.matcher.nodes import NodeSelectorError, node_matches
 
 CounterSets = dict[str, dict[str, Fraction]]
 

@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any
 
 from dractl.matcher.candidates import Candidate
 from dractl.matcher.constraints import MatchAttribute, lookup
-from dractl.matcher.requests import Req, RequestError
+from dractl.matcher.requests import Req, RequestError, Verdict
 from dractl.matcher.taints import blocking_taint
 from dractl.model.features import Features
 
 if TYPE_CHECKING:
-    from dractl.matcher.placement import Placer, Verdict
+    from dractl.matcher.placement import Placer
 
 ACTIVATE_AFTER = 256
 

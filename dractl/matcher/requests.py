@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
-from dractl.matcher.api import RESULTS_MAX_SIZE
+from dractl.matcher.api import RESULTS_MAX_SIZE, Reason
 from dractl.matcher.candidates import Candidate
 from dractl.matcher.pools import Pool
 from dractl.model.features import Features
@@ -31,6 +32,11 @@ class RequestError(Exception):
         super().__init__(message)
         self.message = message
         self.reason = reason
+
+
+Rejection = tuple[Reason, str]
+Verdict = Literal[True] | Rejection
+"""A check's answer: True (passed) or (reason, detail)."""
 
 
 def claim_ref(claim: ResourceClaim) -> str:
@@ -57,16 +63,16 @@ class Req:
     capacity: Mapping[str, Quantity] | None
     num_devices: int = 0
     all_devices: list[Candidate] | None = None
-    # per candidate index: True (selectable) or the Reason value that excluded it
-    selectable: dict[int, object] = field(default_factory=dict)
+    # per candidate index: the cached selector verdict
+    selectable: dict[int, Verdict] = field(default_factory=dict)
 
     @property
     def full_name(self) -> str:
         return f"{self.parent}/{self.name}" if self.parent else self.name
 
 
-Selectable = Callable[[Req, Candidate], object]
-Fits = Callable[[Req, Candidate], object]
+Selectable = Callable[[Req, Candidate], Verdict]
+Fits = Callable[[Req, Candidate], Verdict]
 
 
 def _entry(ci: int, ri: int, si: int, claim: ResourceClaim, req: ExactDeviceRequest | DeviceSubRequest,

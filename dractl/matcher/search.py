@@ -58,6 +58,8 @@ class Search:
         if not in_sub and req.parent is not None:
             return self._first_available(ci, ri, di)
         if req.all_devices is not None and not req.all_devices:
+            self.placer.rec.note(req.claim.meta.key, req.full_name, None, "request", Reason.NO_DEVICES,
+                                 'allocationMode "All" found no matching device')
             return FAIL
         if di >= req.num_devices:
             return self.allocate_one(ci, ri + 1, 0, 0, False, 0)

@@ -69,15 +69,16 @@ class SelectorCache:
 
     def __init__(self, features: Features) -> None:
         self.features = features
-        self._results: dict[tuple[str, Hashable], bool | str] = {}
-        self._prints: dict[int, tuple[Device, Hashable]] = {}
+        self._results: dict[tuple[str, int], bool | str] = {}
+        self._prints: dict[int, tuple[Device, int]] = {}
+        self._print_ids: dict[Hashable, int] = {}  # fingerprint -> small int (cheap cache keys)
         self.evaluations = 0
 
-    def _print(self, device: Device) -> Hashable:
+    def _print(self, device: Device) -> int:
         hit = self._prints.get(id(device))
         if hit is not None and hit[0] is device:
             return hit[1]
-        fp = fingerprint(device)
+        fp = self._print_ids.setdefault(fingerprint(device), len(self._print_ids))
         self._prints[id(device)] = (device, fp)
         return fp
 
@@ -95,8 +96,6 @@ class SelectorCache:
     def _evaluate(self, expression: str, device: Device) -> bool | str:
         program = compiled(expression, self.features)
         self.evaluations += 1
-        if device.unknown_attributes:  # Kubernetes fails converting the device for CEL
-            return f"attribute {device.unknown_attributes[0]}: unsupported attribute value"
         try:
             return bool(program.matches(device))
         except CelRuntimeError as err:

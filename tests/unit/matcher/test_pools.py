@@ -1,0 +1,63 @@
+"""Pool gathering: generations, completeness, validity, node selection, order."""
+
+from __future__ import annotations
+
+from matcher_builders import ALL, dev, node, slice_
+
+from dractl.matcher.pools import gather
+
+
+def _gather(slices: list, the_node: object = None) -> list:
+    n = the_node if the_node is not None else node()
+    return gather([s for s in slices], n, ALL, slices)  # type: ignore[arg-type]
+
+
+def test_newest_generation_wins() -> None:
+    pools = _gather([slice_("old", [dev("a")], generation=1), slice_("new", [dev("b")], generation=2)])
+    assert [[d.name for s in p.slices for d in s.devices] for p in pools] == [["b"]]
+
+
+def test_missing_slice_makes_pool_incomplete() -> None:
+    (pool,) = _gather([slice_("s1", [dev("a")], count=2)])
+    assert pool.incomplete and not pool.slices
+
+
+def test_slice_of_other_node_completes_the_pool() -> None:
+    mine = slice_("s1", [dev("a")], count=2)
+    other = slice_("s2", [dev("b")], count=2, node_name="node-2")
+    (pool,) = gather([mine], node(), ALL, [mine, other])
+    assert not pool.incomplete and [s.meta.name for s in pool.other_slices] == ["s2"]
+
+
+def test_newer_generation_elsewhere_hides_the_pool() -> None:
+    mine = slice_("s1", [dev("a")], count=2)
+    newer = slice_("s2", [dev("b")], count=2, generation=2, node_name="node-2")
+    assert gather([mine], node(), ALL, [mine, newer]) == []
+
+
+def test_duplicate_device_names_make_pool_invalid() -> None:
+    (pool,) = _gather([slice_("s1", [dev("a")], count=2), slice_("s2", [dev("a")], count=2)])
+    assert pool.invalid and pool.invalid_reason == "duplicate device name a"
+
+
+def test_order_pools_by_driver_and_name_slices_by_name_binding_last() -> None:
+    slices = [
+        slice_("z", [dev("a", bindingConditions=["Ready"])], pool="p0"),
+        slice_("b", [dev("a")], pool="p2", count=2), slice_("a", [dev("b")], pool="p2", count=2),
+        slice_("c", [dev("a")], pool="p1"),
+        slice_("d", [dev("a")], pool="p9", driver="a-driver"),
+    ]
+    pools = _gather(slices)
+    assert [p.id for p in pools] == ["a-driver/p9", "driver-a/p1", "driver-a/p2", "driver-a/p0"]
+    assert [s.meta.name for s in pools[2].slices] == ["a", "b"]
+
+
+def test_node_selection_kinds() -> None:
+    sel = {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "NotIn", "values": ["z9"]}]}]}
+    slices = [slice_("all", [dev("a")], pool="all", node_name=None, allNodes=True),
+              slice_("sel", [dev("a")], pool="sel", node_name=None, nodeSelector=sel),
+              slice_("other", [dev("a")], pool="other", node_name="node-2"),
+              slice_("per", [dev("x", nodeName="node-2"), dev("y", allNodes=True)], pool="per", node_name=None,
+                     perDeviceNodeSelection=True)]
+    assert [p.name for p in _gather(slices, node("node-1", zone="z1"))] == ["all", "per", "sel"]
+    assert [p.name for p in _gather(slices, node("node-1", zone="z9"))] == ["all", "per"]
