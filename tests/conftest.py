@@ -14,6 +14,10 @@ from typer.testing import CliRunner
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO / ".." / "shared"
 
+# Test data, not tests: the discover fixtures hold copies of sysfs whose symlinks form cycles,
+# which pytest would follow forever; golden cases are collected by tests/test_golden.py.
+collect_ignore = ["fixtures", "golden"]
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,

@@ -325,7 +325,7 @@ class Parser:
             lp = self.advance()
             args = self.args(")")
             return self.call(lp.offset, name, args, None)
-        if self.tok.kind == "{" and name[:1].isupper():
+        if self.tok.kind == "{":
             lb = self.advance()
             return self.struct(lb.offset, name)
         return Ident(self.new_id(t.offset), t.offset, name)

@@ -93,7 +93,7 @@ def explain_allocation(
         feature_overrides=overrides,
         whatif=WhatIf(ignore_allocations, ignore_taints, tuple(without_node or ())),
     )
-    report = explain(world, spec, opts, env.warn)
+    report = explain(world, spec, opts)
     render(report, output, env.out, "explain-allocation")
     raise typer.Exit(report.exit_code)
 

@@ -157,10 +157,12 @@ def run_checks(
         old_files=tuple(old or ()),
     )
     loaded = load_paths(list(paths), max_input_size=limit)
-    docs = [d for d in loaded.docs if kinds is None or d.kind in kinds]
+    docs = [d for d in loaded.docs if kinds is None or _selected(d.kind, d.api_version, kinds)]
     if kinds is not None and len(docs) < len(loaded.docs):
         env.warn(f"{command}: ignored {len(loaded.docs) - len(docs)} object(s) of other kinds")
     errors = list(loaded.errors) + (list(context.errors) if context else [])
+    if old:  # an unreadable --old file is an input error, not a silent "create"
+        errors += load_paths(list(old), max_input_size=limit).errors
     report = validate_docs(docs, opts, input_errors=errors, files=loaded.files)
     if cross:
         from dractl.validate.catalog import all_rules
@@ -189,6 +191,19 @@ def run_checks(
     raise typer.Exit(report.exit_code(strict))
 
 
+_DRA_KINDS = frozenset(
+    {"ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule"}
+)
+
+
+def _selected(kind: str | None, api_version: str | None, kinds: frozenset[str]) -> bool:
+    """An object of ``kinds``, or one whose kind is missing or misspelled in the DRA group: those are
+    validated (and reported) rather than silently skipped as "other kinds"."""
+    if kind in kinds or not kind:
+        return True
+    return (api_version or "").startswith("resource.k8s.io/") and kind not in _DRA_KINDS
+
+
 def _version(flag: str | None, header: dict[str, object] | None, command: str) -> str:
     from dractl.model.features import DEFAULT_KUBE_VERSION, SUPPORTED_KUBE_VERSIONS
 
@@ -198,7 +213,7 @@ def _version(flag: str | None, header: dict[str, object] | None, command: str) -
         version = ".".join(server.lstrip("v").split(".")[:2]) or None
         if version not in SUPPORTED_KUBE_VERSIONS:
             version = None
-    version = version or DEFAULT_KUBE_VERSION
+    version = DEFAULT_KUBE_VERSION if version is None else version
     if version not in SUPPORTED_KUBE_VERSIONS:
         raise UsageError(
             f"--kube-version: unsupported version {version!r}; one of: {', '.join(SUPPORTED_KUBE_VERSIONS)}",

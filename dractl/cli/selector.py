@@ -45,8 +45,8 @@ Examples:
   dractl selector check 'device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H")'
 
 \b
-  # Check with list-type attributes enabled, as JSON
-  dractl selector check 'device.attributes["dra.net"].vlans.includes(100)' --feature-gates DRAListTypeAttributes=true -o json
+  # Check an includes() selector with list-type attributes on
+  dractl selector check 'device.attributes["d"].v.includes(1)' --feature-gates DRAListTypeAttributes=true
 """
 
 EVAL_EXAMPLES = """\b

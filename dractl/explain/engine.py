@@ -10,7 +10,6 @@ reported apart, as "the scheduler would fail to schedule this pod".
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from dractl.errors import InputError
@@ -27,8 +26,6 @@ from dractl.matcher.api import AllocatedState
 from dractl.matcher.engine import Allocator
 from dractl.model import objects as o
 from dractl.model.features import DEFAULT_KUBE_VERSION, Features
-
-Warn = Callable[[str], None]
 
 # Devices in use are checked against the selectors for latent CEL errors (warnings) on every
 # node of clusters up to this size; on bigger ones only where the claims do not fit.
@@ -83,7 +80,7 @@ def resolve(
     return world.with_objects(claims=kept + extra), target
 
 
-def explain(world: World, spec: TargetSpec, options: ExplainOptions, warn: Warn | None = None) -> Explanation:
+def explain(world: World, spec: TargetSpec, options: ExplainOptions) -> Explanation:
     """Explain where (and why not) the target's claims would be allocated.
 
     Raises InputError for a ``--node`` that does not exist or a world without nodes.

@@ -121,10 +121,13 @@ def _reread(path: str, limit: int) -> str:
 
 def _load_stdin(stdin: BinaryIO | None, limit: int, result: LoadResult, splitter: Splitter) -> None:
     result.files.append("-")
-    stream = stdin if stdin is not None else sys.stdin.buffer
+    stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        result.errors.append(InputError("cannot read stdin: there is none", SourcePos("-")))
+        return
     try:
         data = stream.read(limit + 1)
-    except OSError as e:
+    except (OSError, ValueError) as e:  # ValueError: reading a closed stream
         result.errors.append(InputError(f"cannot read stdin: {e}", SourcePos("-")))
         return
     if len(data) > limit:

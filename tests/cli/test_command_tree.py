@@ -12,8 +12,8 @@ from typer._click import Command
 from dractl.cli.root import build_app
 
 KEBAB = re.compile(r"^--[a-z0-9]+(-[a-z0-9]+)*$")
-# Commands that print something other than a report (scaffolding, shell integration).
-NOT_REPORTS = frozenset({"completion", "generate"})
+# Commands that write something other than a report (scaffolding, shell integration, snapshots).
+NOT_REPORTS = frozenset({"completion", "generate", "snapshot"})
 
 
 def _commands(cmd: Command, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Command]]:

@@ -17,13 +17,13 @@ EXPECTED = Path(__file__).with_name("expected.jsonl")
 KUBE_VERSION = "1.37"
 
 
-def verdicts(corpus: Path = CORPUS) -> list[dict[str, Any]]:
+def verdicts(corpus: Path = CORPUS, kube_version: str = KUBE_VERSION) -> list[dict[str, Any]]:
     """One record per object (and per input that could not be read), in load order."""
     from dractl.io import load_paths
     from dractl.validate.engine import check_doc
     from dractl.validate.options import ValidateOptions
 
-    opts = ValidateOptions(kube_version=KUBE_VERSION, semantic=False)
+    opts = ValidateOptions(kube_version=kube_version, semantic=False)
     loaded = load_paths([str(corpus)])
     rows: list[dict[str, Any]] = []
     for doc in loaded.docs:

@@ -89,3 +89,36 @@ def test_missing_pool_generation_is_only_a_warning(actual: list[dict[str, Any]])
 
 def test_templates_are_not_picked_up_by_directory_walks(actual: list[dict[str, Any]]) -> None:
     assert not any(r["file"].endswith(".tmpl") for r in actual)
+
+
+# Where kubernetes-validate (a pure OpenAPI validator) reports an error that the API server would not.
+BASELINE_FALSE_ALARMS = {
+    "dranet/examples__azure_aks_examples__gb300__resource-claim.yaml":
+        "status.devices[].conditions[].lastTransitionTime missing: status is discarded on create",
+    "dranet/examples__azure_aks_examples__gb300__resourceslice-dranet.yaml":
+        "spec.pool.generation missing: the server decodes it as 0 (warning only)",
+    "kwok/site__content__en__docs__examples__dra__L89-123.yaml":
+        "spec.pool.generation missing: the server decodes it as 0 (warning only)",
+}
+
+
+def test_every_kubernetes_validate_error_is_caught_or_explained(actual: list[dict[str, Any]]) -> None:
+    baseline = CORPUS / "kubernetes-validate-baseline.tsv"
+    lines = [line.split("\t") for line in baseline.read_text().splitlines()[1:]]
+    flagged = {row[0].removeprefix("corpus/") for row in lines if row[1] == "1.37.0" and int(row[3]) > 0}
+    assert flagged
+    for file in sorted(flagged):
+        rows = [r for r in actual if r["file"] == file]
+        caught = any(r["verdict"] in ("invalid", "input-error") for r in rows)
+        assert caught != (file in BASELINE_FALSE_ALARMS), file
+
+
+def test_older_releases_follow_the_api_lifecycle() -> None:
+    """At 1.34 nothing is deprecated yet and DeviceTaintRule v1/v1beta2 do not exist."""
+    rows = [r for r in verdicts(kube_version="1.34") if r["verdict"] != "input-error"]
+    rules = {f["rule"] for r in rows for f in r["findings"]}
+    assert "API-VERSION-DEPRECATED" not in rules
+    taint_rules = [r for r in rows if r["kind"] == "DeviceTaintRule" and "v1alpha3" not in r["file"]]
+    assert taint_rules
+    for row in taint_rules:
+        assert "API-VERSION-NOT-SERVED" in _errors(row) or "API-VERSION-ALPHA" in _errors(row), row

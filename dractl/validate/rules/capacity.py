@@ -17,7 +17,8 @@ _INT64_MAX = 2**63 - 1
 
 
 def qty(value: Any) -> Quantity | None:
-    if value is None:
+    """The quantity ``value`` spells, or None (not a string or number: the schema's finding)."""
+    if value is None or isinstance(value, bool) or not isinstance(value, (str, int, float)):
         return None
     try:
         return Quantity.parse(value)

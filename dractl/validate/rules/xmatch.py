@@ -47,7 +47,7 @@ def _devices(index: Index) -> list[Placed]:
         for raw in as_list(spec.get("devices")):
             try:
                 dev = build_device(raw, driver, pool)
-            except (ValueError, TypeError):
+            except Exception:  # malformed fields (the schema's finding): the device can't be matched
                 continue
             out.append((_node_key(spec, as_map(raw), e.name), dev))
     return out

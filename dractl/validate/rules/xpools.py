@@ -6,7 +6,8 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from dractl.model.quantity import Quantity, QuantityError
+from dractl.model.quantity import Quantity
+from dractl.validate.rules.capacity import qty
 from dractl.validate.rules.ctx import as_list, as_map, as_str
 from dractl.validate.rules.xindex import Entry, Index
 
@@ -83,10 +84,7 @@ def _duplicate_devices(driver: str, pool: str, slices: list[Entry], emit: Emit) 
 
 
 def _qty(value: Any) -> Quantity | None:
-    try:
-        return Quantity.parse(as_map(value).get("value", "0"))
-    except (QuantityError, ValueError, TypeError):
-        return None
+    return qty(as_map(value).get("value", "0"))
 
 
 def _counters(driver: str, pool: str, slices: list[Entry], emit: Emit) -> None:

@@ -186,3 +186,21 @@ def test_cel_errors_on_devices_the_allocator_skips_are_warnings() -> None:
     assert _status(report) == {"n1": "allocated"} and report.scheduler_error is None
     assert any("gpu.example.com/n1/gpu-1 (in use" in x and "no such key" in x for x in report.warnings)
     assert any("half/odd (in an incomplete pool" in x for x in report.warnings)
+
+
+def test_network_attached_and_per_device_pools() -> None:
+    zone = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "zone-a"},
+            "spec": {"driver": DRIVER, "pool": {"name": "zone-a", "generation": 1, "resourceSliceCount": 1},
+                     "nodeSelector": {"nodeSelectorTerms": [{"matchExpressions": [
+                         {"key": "zone", "operator": "In", "values": ["a"]}]}]},
+                     "devices": [gpu("fabric-0")]}}
+    per_device = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "per-dev"},
+                  "spec": {"driver": "other.example.com", "perDeviceNodeSelection": True,
+                           "pool": {"name": "per-dev", "generation": 1, "resourceSliceCount": 1},
+                           "devices": [{**gpu("d0"), "nodeName": "n3"}]}}
+    w = world(device_class("gpu"), device_class("other", "device.driver == 'other.example.com'"),
+              node("n1", {"zone": "a"}), node("n2", {"zone": "b"}), node("n3", {"zone": "b"}), zone, per_device)
+    assert _status(explain(w, _spec(claim("one")), ExplainOptions())) == {
+        "n1": "allocated", "n2": "unschedulable", "n3": "allocated"}
+    assert _status(explain(w, _spec(claim("one", cls="other")), ExplainOptions())) == {
+        "n1": "unschedulable", "n2": "unschedulable", "n3": "allocated"}

@@ -233,3 +233,12 @@ def test_json_stream_error_keeps_earlier_values(tmp_path: Path) -> None:
     (err,) = res.errors
     assert err.source is not None and (err.source.document, err.source.line) == (1, 3)
     assert err.message.startswith("invalid JSON")
+
+
+def test_missing_or_closed_stdin_is_an_input_error(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("sys.stdin", None)
+    assert [e.one_line() for e in load_paths(["-"]).errors] == ["-: cannot read stdin: there is none"]
+    closed = io.BytesIO(b"kind: Node\n")
+    closed.close()
+    (err,) = load_paths(["-"], stdin=closed).errors
+    assert err.one_line().startswith("-: cannot read stdin:")
