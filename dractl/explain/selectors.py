@@ -10,12 +10,14 @@ capacity ``memory``?" — the classic selector typo.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
 
 from dractl.explain.catalog import attribute_value, qualified_names
 from dractl.model import objects as o
+from dractl.model.quantity import Quantity
 
 _REF = re.compile(
     r"""device\s*\.\s*(attributes|capacity)\s*\[\s*\??\s*(["'])([^"']+)\2\s*\]"""
@@ -116,4 +118,10 @@ def _capacity(device: o.Device, ref: Ref) -> str | None:
     cap = device.capacity.get(ref.qualified)
     if cap is None and ref.domain == device.driver:
         cap = device.capacity.get(ref.name or "")
-    return str(cap.value) if cap is not None else None
+    return _quantity_text(cap.value) if cap is not None else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _quantity_text(q: Quantity) -> str:
+    # Canonical formatting is not cheap and the same few values repeat on every node.
+    return str(q)
