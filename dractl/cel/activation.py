@@ -74,7 +74,9 @@ class DeviceActivationCache:
         """The converted device; raises DeviceConversionError (cached too)."""
         key = id(device)
         hit = self._items.get(key)
-        if hit is None or hit[0] is not device:
+        if hit is not None and hit[0] is device:
+            self._items.move_to_end(key)
+        else:
             try:
                 value: dict[str, Any] | DeviceConversionError = convert(device)
             except DeviceConversionError as e:

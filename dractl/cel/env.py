@@ -99,8 +99,20 @@ def compile_ast(src: str, spec: EnvSpec) -> Compiled:
         raise CompileFailure("compilation failed: " + format_errors(src, errs))
     rt = checked.result
     if rt != T.BOOL and rt != T.ANY and not (rt == T.DYN and spec.list_type_attributes):
-        raise CompileFailure(f"must evaluate to bool or the unknown type, not {rt}")
+        raise CompileFailure(f"must evaluate to bool or the unknown type, not {go_type_string(rt)}")
     return Compiled(ast, checked, offsets)
+
+
+def go_type_string(t: Type) -> str:
+    """cel-go's ``Type.String()`` (which differs from the checker's names for any and null)."""
+    if t.kind == "any":
+        return "google.protobuf.Any"
+    if t.kind == "null":
+        return "null_type"
+    if t.kind in ("list", "map") or (t.kind == "opaque" and t.params):
+        inner = ", ".join(go_type_string(p) for p in t.params)
+        return f"{t.name or t.kind}({inner})"
+    return str(t)
 
 
 def validate_ast(ast: Expr, checked: CheckResult) -> list[tuple[int, str]]:

@@ -11,9 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dractl.cel import extlib as X
-from dractl.cel import formatting as F
-from dractl.cel import k8slib as K
-from dractl.cel import stdlib as S
+from dractl.cel.access import _EMPTY, _has, _index, _opt_index, _opt_select, _select
 from dractl.cel.ast import (
     Call,
     Comprehension,
@@ -25,12 +23,11 @@ from dractl.cel.ast import (
     Ident,
     Select,
 )
+from dractl.cel.functions import _CONVERSIONS, _FUNCS, _PURE, _SIZED_COST, _TYPE_NAMES, _opt, _size
 from dractl.cel.values import (
-    NONE,
     CostExceeded,
     DefaultMap,
     EvalError,
-    OptionalVal,
     QuantityVal,
     SemverVal,
     TypeVal,
@@ -38,13 +35,11 @@ from dractl.cel.values import (
     _NaN,
     compare,
     equals,
-    map_find,
     no_overload,
     type_name,
 )
 
 Fn = Callable[["State"], Any]
-_EMPTY: dict[str, Any] = {}
 _GO_TYPES = {"int": "types.Int", "uint": "types.Uint", "double": "types.Double", "string": "types.String",
              "bool": "types.Bool", "bytes": "types.Bytes", "null_type": "types.Null",
              "kubernetes.Semver": "cel.Semver", "kubernetes.Quantity": "*cel.Quantity"}
@@ -83,164 +78,6 @@ class ProgramError(Exception):
     """A failure while building the program (cel-go: "program instantiation failed")."""
 
 
-_CONVERSIONS: dict[str, Callable[..., Any]] = {
-    "int": S.to_int, "uint": S.to_uint, "double": S.to_double, "string": S.to_string, "bytes": S.to_bytes,
-    "bool": S.to_bool, "dyn": lambda v: v, "type": S.type_of,
-}
-
-_FUNCS: dict[str, Callable[..., Any]] = {
-    "_+_": S.add, "_-_": S.sub, "_*_": S.mul, "_/_": S.div, "_%_": S.mod, "-_": S.neg,
-    "size": S.size, "@in": S.contains_in, "duration": S.to_duration, "timestamp": S.to_timestamp,
-    "contains": X.contains, "startsWith": X.starts_with, "endsWith": X.ends_with, "matches": X.matches,
-    "charAt": X.char_at, "indexOf": X.index_of, "lastIndexOf": X.last_index_of,
-    "lowerAscii": X.lower_ascii, "upperAscii": X.upper_ascii, "replace": X.replace, "split": X.split,
-    "substring": X.substring, "trim": X.trim, "join": X.join, "strings.quote": X.quote,
-    "sets.contains": X.sets_contains, "sets.equivalent": X.sets_equivalent,
-    "sets.intersects": X.sets_intersects, "slice": X.list_slice, "flatten": X.flatten,
-    "lists.range": X.lists_range, "distinct": X.distinct, "reverse": X.reverse, "sort": X.sort,
-    "lists.@sortByAssociatedKeys": X.sort_by_keys, "first": X.first, "last": X.last,
-    "isSorted": X.is_sorted, "sum": X.list_sum, "min": X.list_min, "max": X.list_max,
-    "cel.@mapInsert": X.map_insert, "find": X.find, "findAll": X.find_all,
-    "quantity": K.quantity, "isQuantity": K.is_quantity, "sign": K.q_sign, "add": K.q_add,
-    "sub": K.q_sub, "asInteger": K.q_as_integer, "isInteger": K.q_is_integer,
-    "asApproximateFloat": K.q_as_float, "semver": K.semver, "isSemver": K.is_semver,
-    "isGreaterThan": K.is_greater, "isLessThan": K.is_less, "compareTo": K.compare_to,
-    "major": K.major, "minor": K.minor, "patch": K.patch, "url": K.url, "isURL": K.is_url,
-    "ip": K.ip, "isIP": K.is_ip, "ip.isCanonical": K.ip_is_canonical, "cidr": K.cidr, "isCIDR": K.is_cidr,
-    "containsIP": K.cidr_contains_ip, "containsCIDR": K.cidr_contains_cidr,
-    "format.named": K.format_named, "validate": K.format_validate,
-    "value": S.optional_value, "format": F.format_string,
-    "optional.of": lambda v: OptionalVal(True, v),
-    "optional.none": lambda: NONE,
-    "optional.ofNonZeroValue": lambda v: OptionalVal(True, v) if _non_zero(v) else NONE,
-    "hasValue": lambda o: _opt(o, "hasValue").has,
-    "or": lambda o, p: o if _opt(o, "or").has else _opt(p, "or"),
-    "orValue": lambda o, v: o.value if _opt(o, "orValue").has else v,
-    "optional.unwrap": lambda lst: [o.value for o in lst if _opt(o, "optional.unwrap").has],
-    "unwrapOpt": lambda lst: [o.value for o in lst if _opt(o, "unwrapOpt").has],
-}
-for _fn in ("getScheme", "getHost", "getHostname", "getPort", "getEscapedPath", "getQuery"):
-    _FUNCS[_fn] = (lambda f: lambda v: K.url_part(f, v))(_fn)
-for _fn in ("family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
-            "isGlobalUnicast"):
-    _FUNCS[_fn] = (lambda f: lambda v: K.ip_prop(f, v))(_fn)
-for _fn in ("masked", "prefixLength"):
-    _FUNCS[_fn] = (lambda f: lambda v: K.cidr_prop(f, v))(_fn)
-for _fn in ("getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek",
-            "getHours", "getMinutes", "getSeconds", "getMilliseconds"):
-    _FUNCS[_fn] = (lambda f: lambda v, *tz: S.time_part(f, v, *tz))(_fn)
-for _fn in K.FORMAT_NAMES:
-    _FUNCS[f"format.{_fn}"] = (lambda f: lambda: K.named_format(f))(_fn)
-
-
-def _opt(o: Any, fn: str) -> OptionalVal:
-    if type(o) is not OptionalVal:
-        raise no_overload(fn)
-    return o
-
-
-def _non_zero(v: Any) -> bool:
-    if v is None or v is False:
-        return False
-    if type(v) in (int, UInt, float, str, bytes, list, dict):
-        return bool(v)
-    return True
-
-
-def _index(c: Any, k: Any) -> Any:
-    t = type(c)
-    if t is list:
-        tk = type(k)
-        if tk is float:
-            if k != int(k):
-                raise EvalError(f"unsupported index value {k} in list")
-            k = int(k)
-        elif tk is not int and tk is not UInt:
-            raise no_overload("_[_]")
-        if not 0 <= k < len(c):
-            raise EvalError(f"index out of bounds: {k}")
-        return c[k]
-    if t is DefaultMap:
-        found, v = map_find(c, k)
-        return v if found else _EMPTY
-    if t is dict:
-        found, v = map_find(c, k)
-        if not found:
-            raise EvalError(f"no such key: {_key_text(k)}")
-        return v
-    if t is OptionalVal:
-        if not c.has:
-            return NONE
-        try:
-            return OptionalVal(True, _index(c.value, k))
-        except EvalError:
-            return NONE
-    raise no_overload("_[_]")
-
-
-def _key_text(k: Any) -> str:
-    if type(k) is bool:
-        return "true" if k else "false"
-    return str(k)
-
-
-def _opt_index(c: Any, k: Any) -> OptionalVal:
-    t = type(c)
-    if t is OptionalVal:
-        return _opt_index(c.value, k) if c.has else NONE
-    if t is list:
-        if type(k) not in (int, UInt, float):
-            raise no_overload("_[?_]")
-        ik = int(k)
-        return OptionalVal(True, c[ik]) if 0 <= ik < len(c) and ik == k else NONE
-    if t is DefaultMap:
-        found, v = map_find(c, k)
-        return OptionalVal(True, v if found else _EMPTY)
-    if t is dict:
-        found, v = map_find(c, k)
-        return OptionalVal(True, v) if found else NONE
-    raise no_overload("_[?_]")
-
-
-def _select(v: Any, name: str) -> Any:
-    t = type(v)
-    if t is dict:
-        if name in v:
-            return v[name]
-        raise EvalError(f"no such key: {name}")
-    if t is DefaultMap:
-        return v.get(name, _EMPTY)
-    if t is OptionalVal:
-        if not v.has:
-            return NONE
-        inner = v.value
-        if isinstance(inner, dict) and name not in inner and type(inner) is not DefaultMap:
-            return NONE
-        return OptionalVal(True, _select(inner, name))
-    raise EvalError(f"no such key: {name}")
-
-
-def _has(v: Any, name: str) -> bool:
-    if type(v) is DefaultMap:
-        return True
-    if isinstance(v, dict):
-        return name in v
-    if type(v) is OptionalVal:
-        return v.has and _has(v.value, name)
-    return False
-
-
-def _opt_select(v: Any, name: str) -> OptionalVal:
-    t = type(v)
-    if t is OptionalVal:
-        return _opt_select(v.value, name) if v.has else NONE
-    if t is DefaultMap:
-        return OptionalVal(True, v.get(name, _EMPTY))
-    if t is dict:
-        return OptionalVal(True, v[name]) if name in v else NONE
-    return NONE
-
-
 class Compiler:
     """Turns a checked AST into closures.  ``fold`` evaluates constant conversions up front."""
 
@@ -272,6 +109,11 @@ class Compiler:
 
     def ident(self, name: str) -> Fn:
         type_value = TypeVal({"null_type": "null_type"}.get(name, name))
+        if name in _TYPE_NAMES:
+            def type_ident(st: State) -> Any:  # a type name is a constant (no cost)
+                v = st.vars.get(name, _MISSING)
+                return type_value if v is _MISSING else v
+            return type_ident
 
         def ident(st: State) -> Any:
             st.cost += 1
@@ -296,12 +138,8 @@ class Compiler:
         operand = self.compile(e.operand)
         name = e.field
         if e.test_only:
-            def has(st: State) -> Any:
-                v = operand(st)
-                st.cost += 1
-                if st.cost > st.limit:
-                    raise CostExceeded()
-                return _has(v, name)
+            def has(st: State) -> Any:  # presence tests cost nothing (PresenceTestHasCost(false))
+                return _has(operand(st), name)
             return has
 
         def select(st: State) -> Any:
@@ -427,13 +265,19 @@ class Compiler:
             return folded
         if fn in _PURE and target is None and e.args and all(isinstance(a, Const) for a in e.args):
             pure = _FUNCS[fn]
+            const_args = [_const_value(a) for a in e.args]
             try:
-                cached = pure(*[_const_value(a) for a in e.args])
+                cached = pure(*const_args)
             except EvalError:
                 pass  # keep the failure a run-time error, as Kubernetes does
             else:
+                sized_cost = _SIZED_COST.get(fn)
+                cost = sized_cost(const_args) if sized_cost is not None else 1
+
                 def constant(st: State) -> Any:
-                    _charge(st)
+                    st.cost += cost
+                    if st.cost > st.limit:
+                        raise CostExceeded()
                     return cached
                 return constant
         if fn in ("find", "findAll") and len(e.args) >= 1 and isinstance(e.args[0], Const) \
@@ -449,7 +293,11 @@ class Compiler:
             if fn == "includes":
                 return self.includes(args)
             raise ProgramError(f"no implementation for function {fn}")
-        return _call(impl, args)
+        if fn == "@in" and isinstance(e.args[1], CreateList) and all(isinstance(x, Const)
+                                                                        for x in e.args[1].elements):
+            return _call(impl, args, lambda vals: -1)  # constant lists become sets: no cost
+        sized = _SIZED_COST.get(fn)
+        return _call(impl, args, sized)
 
     def lists_range(self, arg: Fn) -> Fn:
         def lists_range(st: State) -> list[int]:
@@ -519,7 +367,7 @@ class Compiler:
 
             def eq(st: State) -> bool:
                 x, y = a(st), b(st)
-                _charge(st)
+                _charge_sized(st, x, y)
                 r = equals(x, y)
                 if ne:
                     return r is not True
@@ -534,7 +382,7 @@ class Compiler:
 
             def cmp(st: State) -> bool:
                 x, y = a(st), b(st)
-                _charge(st)
+                _charge_sized(st, x, y)
                 try:
                     return test(compare(x, y, ""))
                 except _NaN:
@@ -550,7 +398,12 @@ class Compiler:
             return index
         if fn == "_[?_]":
             a, b = args
-            return lambda st: _opt_index(a(st), b(st))
+
+            def opt_index(st: State) -> Any:
+                c, k = a(st), b(st)
+                _charge(st)
+                return _opt_index(c, k)
+            return opt_index
         if fn == "_?._":
             a = args[0]
             arg = e.args[1]
@@ -565,11 +418,6 @@ class Compiler:
 
 
 _MISSING = object()
-# functions of constants whose (immutable) result may be computed once when the program is built
-_PURE = frozenset({"quantity", "isQuantity", "semver", "isSemver", "url", "isURL", "ip", "isIP", "cidr",
-                   "isCIDR"})
-
-
 def _restore(vs: dict[str, Any], name: str, saved: Any) -> None:
     if saved is _MISSING:
         vs.pop(name, None)
@@ -597,7 +445,25 @@ def _charge(st: State) -> None:
         raise CostExceeded()
 
 
-def _call(impl: Callable[..., Any], args: list[Fn]) -> Fn:
+def _charge_sized(st: State, x: Any, y: Any) -> None:
+    """cel-go's run-time cost of equality and ordering: a tenth of the smaller operand's size."""
+    n = min(_size(x), _size(y))
+    st.cost += -(-n // 10)
+    if st.cost > st.limit:
+        raise CostExceeded()
+
+
+def _call(impl: Callable[..., Any], args: list[Fn],
+          sized: Callable[[list[Any]], int] | None = None) -> Fn:
+    if sized is not None:
+        def cs(st: State) -> Any:
+            vals = [f(st) for f in args]
+            extra = sized(vals)
+            st.cost += extra if extra >= 0 else 0
+            if st.cost > st.limit:
+                raise CostExceeded()
+            return impl(*vals)
+        return cs
     if len(args) == 0:
         def c0(st: State) -> Any:
             _charge(st)

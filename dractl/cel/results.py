@@ -16,20 +16,21 @@ from dractl.model.objects import Device
 class MatchCache:
     def __init__(self) -> None:
         self.activations = DeviceActivationCache(max_entries=1 << 20)
-        self._results: dict[tuple[int, int], tuple[Device, bool | CelRuntimeError]] = {}
+        # the selector and device are kept so that their ids stay unique while cached
+        self._results: dict[tuple[int, int], tuple[Selector, Device, bool | CelRuntimeError]] = {}
 
     def matches(self, selector: Selector, device: Device, *, cost_limit: int = DEFAULT_COST_LIMIT) -> bool:
         key = (id(selector), id(device))
         hit = self._results.get(key)
-        if hit is None or hit[0] is not device:
+        if hit is None or hit[0] is not selector or hit[1] is not device:
             try:
                 value: bool | CelRuntimeError = selector.matches(device, cost_limit=cost_limit,
                                                                  activations=self.activations)
             except CelRuntimeError as e:
                 value = e
-            hit = (device, value)
+            hit = (selector, device, value)
             self._results[key] = hit
-        value = hit[1]
+        value = hit[2]
         if isinstance(value, CelRuntimeError):
             raise CelRuntimeError(value.message)
         return value

@@ -116,7 +116,8 @@ def _referenced(ast: Any) -> tuple[tuple[str, str, str], ...]:
 
 
 def _gates(features: Features | None) -> tuple[bool, bool]:
-    f = features or Features()
+    """The gates that change the ``new`` environment; None means the default release's defaults."""
+    f = features if features is not None else Features.for_version()
     return f.list_type_attributes, f.consumable_capacity
 
 

@@ -90,3 +90,16 @@ def test_runtime_cost_limit() -> None:
     assert compile_selector('device.driver == "gpu.nvidia.com"').matches(gpu(), cost_limit=100)
     with pytest.raises(CelRuntimeError, match="actual cost limit exceeded"):
         compile_selector('device.driver == "gpu.nvidia.com"').matches(gpu(), cost_limit=0)
+
+
+@pytest.mark.parametrize(("expr", "cost"), [
+    # actual costs the real code recorded (battery-0001, battery-0059, driver-*, types-0181, has-*)
+    ('device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].productName == "x"', 9),
+    ('device.attributes["gpu.nvidia.com"].driverVersion == semver("1.2.3+build.5")', 7),
+    ('device.driver.matches("^[a-z0-9.-]+$")', 10),
+    ('device.attributes["gpu.nvidia.com"].productName in ["gpu", "vgpu"]', 4),
+    ('type(device.attributes["gpu.nvidia.com"].index) == int', 6),
+    ('has(device.attributes["gpu.nvidia.com"].productName)', 3),
+])
+def test_actual_cost_like_kubernetes(expr: str, cost: int) -> None:
+    assert compile_selector(expr).evaluate(gpu())[1] == cost

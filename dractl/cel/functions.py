@@ -1,0 +1,113 @@
+"""The run-time function table: CEL function name → Python implementation, plus the
+argument-dependent run-time costs cel-go and Kubernetes charge for some of them."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from dractl.cel import extlib as X
+from dractl.cel import formatting as F
+from dractl.cel import k8slib as K
+from dractl.cel import stdlib as S
+from dractl.cel.values import NONE, DefaultMap, OptionalVal, UInt, no_overload
+
+_CONVERSIONS: dict[str, Callable[..., Any]] = {
+    "int": S.to_int, "uint": S.to_uint, "double": S.to_double, "string": S.to_string, "bytes": S.to_bytes,
+    "bool": S.to_bool, "dyn": lambda v: v, "type": S.type_of,
+}
+
+_FUNCS: dict[str, Callable[..., Any]] = {
+    "_+_": S.add, "_-_": S.sub, "_*_": S.mul, "_/_": S.div, "_%_": S.mod, "-_": S.neg,
+    "size": S.size, "@in": S.contains_in, "duration": S.to_duration, "timestamp": S.to_timestamp,
+    "contains": X.contains, "startsWith": X.starts_with, "endsWith": X.ends_with, "matches": X.matches,
+    "charAt": X.char_at, "indexOf": X.index_of, "lastIndexOf": X.last_index_of,
+    "lowerAscii": X.lower_ascii, "upperAscii": X.upper_ascii, "replace": X.replace, "split": X.split,
+    "substring": X.substring, "trim": X.trim, "join": X.join, "strings.quote": X.quote,
+    "sets.contains": X.sets_contains, "sets.equivalent": X.sets_equivalent,
+    "sets.intersects": X.sets_intersects, "slice": X.list_slice, "flatten": X.flatten,
+    "lists.range": X.lists_range, "distinct": X.distinct, "reverse": X.reverse, "sort": X.sort,
+    "lists.@sortByAssociatedKeys": X.sort_by_keys, "first": X.first, "last": X.last,
+    "isSorted": X.is_sorted, "sum": X.list_sum, "min": X.list_min, "max": X.list_max,
+    "cel.@mapInsert": X.map_insert, "find": X.find, "findAll": X.find_all,
+    "quantity": K.quantity, "isQuantity": K.is_quantity, "sign": K.q_sign, "add": K.q_add,
+    "sub": K.q_sub, "asInteger": K.q_as_integer, "isInteger": K.q_is_integer,
+    "asApproximateFloat": K.q_as_float, "semver": K.semver, "isSemver": K.is_semver,
+    "isGreaterThan": K.is_greater, "isLessThan": K.is_less, "compareTo": K.compare_to,
+    "major": K.major, "minor": K.minor, "patch": K.patch, "url": K.url, "isURL": K.is_url,
+    "ip": K.ip, "isIP": K.is_ip, "ip.isCanonical": K.ip_is_canonical, "cidr": K.cidr, "isCIDR": K.is_cidr,
+    "containsIP": K.cidr_contains_ip, "containsCIDR": K.cidr_contains_cidr,
+    "format.named": K.format_named, "validate": K.format_validate,
+    "value": S.optional_value, "format": F.format_string,
+    "optional.of": lambda v: OptionalVal(True, v),
+    "optional.none": lambda: NONE,
+    "optional.ofNonZeroValue": lambda v: OptionalVal(True, v) if _non_zero(v) else NONE,
+    "hasValue": lambda o: _opt(o, "hasValue").has,
+    "or": lambda o, p: o if _opt(o, "or").has else _opt(p, "or"),
+    "orValue": lambda o, v: o.value if _opt(o, "orValue").has else v,
+    "optional.unwrap": lambda lst: [o.value for o in lst if _opt(o, "optional.unwrap").has],
+    "unwrapOpt": lambda lst: [o.value for o in lst if _opt(o, "unwrapOpt").has],
+}
+for _fn in ("getScheme", "getHost", "getHostname", "getPort", "getEscapedPath", "getQuery"):
+    _FUNCS[_fn] = (lambda f: lambda v: K.url_part(f, v))(_fn)
+for _fn in ("family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
+            "isGlobalUnicast"):
+    _FUNCS[_fn] = (lambda f: lambda v: K.ip_prop(f, v))(_fn)
+for _fn in ("masked", "prefixLength"):
+    _FUNCS[_fn] = (lambda f: lambda v: K.cidr_prop(f, v))(_fn)
+for _fn in ("getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek",
+            "getHours", "getMinutes", "getSeconds", "getMilliseconds"):
+    _FUNCS[_fn] = (lambda f: lambda v, *tz: S.time_part(f, v, *tz))(_fn)
+for _fn in K.FORMAT_NAMES:
+    _FUNCS[f"format.{_fn}"] = (lambda f: lambda: K.named_format(f))(_fn)
+
+
+def _opt(o: Any, fn: str) -> OptionalVal:
+    if type(o) is not OptionalVal:
+        raise no_overload(fn)
+    return o
+
+
+def _non_zero(v: Any) -> bool:
+    if v is None or v is False:
+        return False
+    if type(v) in (int, UInt, float, str, bytes, list, dict):
+        return bool(v)
+    return True
+
+
+# functions of constants whose (immutable) result may be computed once when the program is built
+_PURE = frozenset({"quantity", "isQuantity", "semver", "isSemver", "url", "isURL", "ip", "isIP", "cidr",
+                   "isCIDR"})
+
+
+def _size(v: Any) -> int:
+    t = type(v)
+    return len(v) if t is str or t is bytes or t is list or t is dict or t is DefaultMap else 1
+
+
+def _tenth(v: Any, factor: float = 0.1, plus: int = 0) -> int:
+    return math.ceil((_size(v) + plus) * factor)
+
+
+# cel-go's and Kubernetes' run-time costs for functions whose cost depends on their arguments
+# (the value returned is added instead of the default 1).
+_SIZED_COST: dict[str, Callable[[list[Any]], int]] = {
+    "startsWith": lambda v: _tenth(v[1]), "endsWith": lambda v: _tenth(v[1]),
+    "contains": lambda v: _tenth(v[0]) * _tenth(v[1]),
+    "matches": lambda v: _tenth(v[0], plus=1) * _tenth(v[1], 0.25),
+    "find": lambda v: _tenth(v[0], plus=1) * _tenth(v[1], 0.25),
+    "findAll": lambda v: _tenth(v[0], plus=1) * _tenth(v[1], 0.25),
+    "lowerAscii": lambda v: _tenth(v[0]), "upperAscii": lambda v: _tenth(v[0]),
+    "substring": lambda v: _tenth(v[0]), "trim": lambda v: _tenth(v[0]), "url": lambda v: _tenth(v[0]),
+    "replace": lambda v: _tenth(v[0], 0.2), "split": lambda v: _tenth(v[0], 0.2),
+    "quantity": lambda v: _tenth(v[0]), "isQuantity": lambda v: _tenth(v[0]),
+    "semver": lambda v: _tenth(v[0]), "isSemver": lambda v: _tenth(v[0]),
+    "cidr": lambda v: _tenth(v[0]), "isIP": lambda v: _tenth(v[0]), "isCIDR": lambda v: _tenth(v[0]),
+    "ip": lambda v: _tenth(v[0]) if type(v[0]) is str else 1,
+    "ip.isCanonical": lambda v: _tenth(v[0], 0.2),
+    "@in": lambda v: _size(v[1]) if type(v[1]) is list else 1,
+}
+_TYPE_NAMES = frozenset({"int", "uint", "double", "string", "bytes", "bool", "null_type", "list", "map",
+                         "type", "dyn"})
