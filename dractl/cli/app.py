@@ -21,7 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(f"dractl {__version__}\n")
         return _exit(0, argv)
     first_word = next((i for i, a in enumerate(args) if not a.startswith("-")), len(args))
-    code = _run(args, "--debug" in args[:first_word])
+    code = _run(args, "--debug" in args[:first_word], real_process=argv is None)
     return _exit(code, argv)
 
 
@@ -32,7 +32,7 @@ def _exit(code: int, argv: Sequence[str] | None) -> int:
     return code
 
 
-def _run(args: list[str], debug: bool) -> int:
+def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
     import typer
     from typer._click import exceptions as click  # typer >= 0.29 vendors Click
 
@@ -75,7 +75,8 @@ def _run(args: list[str], debug: bool) -> int:
         sys.stderr.write("\ndractl: interrupted\n")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        _quiet_broken_pipe()
+        if real_process:  # never redirect the caller's stdout when embedded (tests, other tools)
+            _quiet_broken_pipe()
         return 0
     except Exception as e:
         if debug:

@@ -69,9 +69,10 @@ def meta(raw: Any) -> o.ObjectMeta:
 
 
 def attribute(raw: Any) -> o.AttributeValue | None:
-    """The first recognised value field wins; None when the attribute has none."""
+    """The first recognised value field wins, list kinds first as Kubernetes' CEL conversion
+    checks them; None when the attribute has none."""
     m = _m(raw)
-    for kind in o.ATTRIBUTE_KINDS:
+    for kind in (*o.LIST_ATTRIBUTE_KINDS, *o.SCALAR_ATTRIBUTE_KINDS):
         if kind in m and m[kind] is not None:
             v = m[kind]
             if kind in o.LIST_ATTRIBUTE_KINDS:

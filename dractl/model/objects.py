@@ -22,6 +22,7 @@ Raw = Mapping[str, Any]
 
 ATTRIBUTE_KINDS = ("int", "bool", "string", "version", "ints", "bools", "strings", "versions")
 LIST_ATTRIBUTE_KINDS = ("ints", "bools", "strings", "versions")
+SCALAR_ATTRIBUTE_KINDS = ("int", "bool", "string", "version")
 
 
 @dataclass(frozen=True, slots=True)
