@@ -127,6 +127,8 @@ def _parse_json(text: str, name: str, source: SourceText) -> tuple[list[Document
         deep = _too_deep(value)
         if deep is not None:
             dline, dcol = source.position(n, None, deep)
+            if dline is None:  # the field can't be located: point at the document's start
+                dline, dcol = line, col
             where = SourcePos(name, n, dline, dcol)
             return docs, InputError(f"nesting deeper than {MAX_DEPTH} levels", where)
         dups = _json_duplicates(value, n, dup_maps, source) if dup_maps else []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -134,3 +135,17 @@ def test_duplicate_keys_are_reported_with_paths_not_errors(tmp_path: Path) -> No
     assert doc.raw["metadata"]["name"] == "b"
     for path, line, col in doc.duplicate_keys:
         assert doc.position(path) == (line, col)
+
+
+def test_deep_json_is_located_even_when_the_recursion_limit_is_high(tmp_path: Path) -> None:
+    # With a high recursion limit (the CEL engine raises it) json parses the whole nest, and the
+    # depth check must still name a line and column.
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    try:
+        path = tmp_path / "deep.json"
+        path.write_bytes(b"[" * 10_000 + b"]" * 10_000)
+        res = load_paths([str(path)])
+    finally:
+        sys.setrecursionlimit(old)
+    assert [e.one_line() for e in res.errors] == [f"{path}:1:1: nesting deeper than 100 levels"]
