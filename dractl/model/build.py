@@ -139,7 +139,8 @@ def resource_slice(raw: Raw, origin: o.Origin | None = None) -> o.ResourceSlice:
     return o.ResourceSlice(
         meta=meta(raw.get("metadata")), driver=driver, pool=pool, node_name=_os(spec.get("nodeName")),
         node_selector=spec.get("nodeSelector") if isinstance(spec.get("nodeSelector"), Mapping) else None,
-        all_nodes=_ob(spec.get("allNodes")), per_device_node_selection=_ob(spec.get("perDeviceNodeSelection")),
+        all_nodes=_ob(spec.get("allNodes")),
+        per_device_node_selection=_ob(spec.get("perDeviceNodeSelection")),
         devices=tuple(device(d, driver, pool.name) for d in _l(spec.get("devices"))),
         shared_counters=tuple(o.CounterSet(_s(_m(c).get("name")), _counters(_m(c).get("counters")))
                               for c in _l(spec.get("sharedCounters"))),
@@ -262,8 +263,9 @@ def device_taint_rule(raw: Raw, origin: o.Origin | None = None) -> o.DeviceTaint
     if isinstance(sel, Mapping):
         ds = o.DeviceTaintSelector(_os(sel.get("driver")), _os(sel.get("pool")), _os(sel.get("device")),
                                    _os(sel.get("deviceClassName")), _selectors(sel.get("selectors")))
-    return o.DeviceTaintRule(meta=meta(raw.get("metadata")), device_selector=ds, taint=taint(spec.get("taint")),
-                             api_version=_s(raw.get("apiVersion")), origin=origin, raw=raw)
+    return o.DeviceTaintRule(meta=meta(raw.get("metadata")), device_selector=ds,
+                             taint=taint(spec.get("taint")), api_version=_s(raw.get("apiVersion")),
+                             origin=origin, raw=raw)
 
 
 def node(raw: Raw, origin: o.Origin | None = None) -> o.Node:

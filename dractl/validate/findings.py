@@ -65,7 +65,8 @@ class Finding:
         return replace(self, line=line, column=column)
 
     def sort_key(self) -> tuple[Any, ...]:
-        return (self.file, self.document, self.line or 0, self.column or 0, self.rule, self.path, self.message)
+        return (self.file, self.document, self.line or 0, self.column or 0, self.rule, self.path,
+                self.message)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
