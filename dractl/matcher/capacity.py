@@ -56,13 +56,21 @@ def _round_up_range(requested: Quantity, rng: ValidRange, minimum: Quantity) -> 
         return requested
     step, low = _int_value(rng.step), _int_value(minimum)
     added = _int_value(requested) - low
-    n = int(added / step) + (1 if _go_mod(added, step) else 0)
+    n = _go_div(added, step) + (1 if _go_mod(added, step) else 0)
     return Quantity.from_int(low + step * n, BINARY_SI)
 
 
+def _go_div(a: int, b: int) -> int:
+    """Go's truncated integer quotient, exact for any size (no float rounding)."""
+    if not b:
+        return 0
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
 def _go_mod(a: int, b: int) -> int:
-    """Go's truncated remainder."""
-    return int(math.fmod(a, b)) if b else 0
+    """Go's truncated remainder (sign of the dividend), exact for any size."""
+    return a - b * _go_div(a, b) if b else 0
 
 
 def _same_form(a: Quantity, b: Quantity) -> bool:
