@@ -7,7 +7,7 @@ import pytest
 from dractl.cel import compile_selector
 from dractl.errors import CelRuntimeError
 from dractl.model.objects import AttributeValue, Device
-from tests.unit.cel.helpers import gpu
+from cel_helpers import gpu
 
 
 def run(expr: str, **attrs: object) -> bool:

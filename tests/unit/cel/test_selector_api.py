@@ -8,7 +8,7 @@ from dractl.cel import DeviceActivationCache, MatchCache, clear_caches, compile_
 from dractl.cel.conformance import device_from_vector, run_vector
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
-from tests.unit.cel.helpers import gpu
+from cel_helpers import gpu
 
 
 def test_compile_is_cached_per_environment_and_gates() -> None:
