@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from cel_helpers import gpu
 
 from dractl.cel import compile_selector
 from dractl.errors import CelRuntimeError
 from dractl.model.objects import AttributeValue, Device
-from cel_helpers import gpu
 
 
 def run(expr: str, **attrs: object) -> bool:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from cel_helpers import gpu
 
 from dractl.cel import DeviceActivationCache, MatchCache, clear_caches, compile_selector
 from dractl.cel.conformance import device_from_vector, run_vector
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
-from cel_helpers import gpu
 
 
 def test_compile_is_cached_per_environment_and_gates() -> None:
