@@ -63,7 +63,7 @@ DriverOpt = Annotated[list[str] | None, typer.Option(
 def parse_kinds(only: str | None) -> frozenset[str]:
     from dractl.discover import KINDS
 
-    if not only:
+    if only is None:
         return frozenset(KINDS)
     kinds = {k.strip().lower() for k in only.split(",") if k.strip()}
     bad = sorted(kinds - set(KINDS))
@@ -115,9 +115,11 @@ def discover(ctx: typer.Context,
              inventory: Annotated[bool, typer.Option(
                  "--inventory", help="With -o yaml/json: emit the raw inventory instead of slices.")] = False,
              only: OnlyOpt = None,
-             node: Annotated[str | None, typer.Option("--node", help="Node name (default: host name).")]
+             node: Annotated[str | None, typer.Option("--node", metavar="NAME",
+                                                                 help="Node name (default: host name).")]
              = None,
-             pool: Annotated[str | None, typer.Option("--pool", help="Pool name (default: node name).")]
+             pool: Annotated[str | None, typer.Option("--pool", metavar="NAME",
+                                                                 help="Pool name (default: node name).")]
              = None,
              driver: DriverOpt = None,
              kube_version: KubeVersionOpt = DEFAULT_KUBE,

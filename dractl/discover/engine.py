@@ -102,16 +102,21 @@ def _probe_nvml(opts: DiscoverOptions, session: Session) -> None:
         source = "NVML"
         if opts.record:
             nv = RecordingNvml(nv)
-    status = init_nvml(nv)
-    if not status.available:
-        inv.probes.append(status)
-        inv.messages.append(Message("info", "nvml", f"GPU discovery skipped: {status.detail}"))
-    else:
-        try:
-            inv.nvml, inv.gpus = probe_gpus(nv, session.sysfs, inv.messages.append)
-        finally:
-            _shutdown(nv)
-        inv.probes.append(ProbeStatus("nvml", True, f"{len(inv.gpus)} GPUs ({source})"))
+    try:
+        status = init_nvml(nv)
+        if not status.available:
+            inv.probes.append(status)
+            inv.messages.append(Message("info", "nvml", f"GPU discovery skipped: {status.detail}"))
+        else:
+            try:
+                inv.nvml, inv.gpus = probe_gpus(nv, session.sysfs, inv.messages.append)
+            finally:
+                _shutdown(nv)
+            inv.probes.append(ProbeStatus("nvml", True, f"{len(inv.gpus)} GPUs ({source})"))
+    except (TypeError, ValueError, AttributeError, IndexError, KeyError, OverflowError) as exc:
+        if not isinstance(nv, FakeNvml):
+            raise
+        raise nv.malformed(exc) from exc  # a hand-edited or corrupt fixture: exit 2, naming the call
     if isinstance(nv, RecordingNvml):
         session.nvml_recording = nv.fixture()
     elif isinstance(nv, FakeNvml) and opts.record:

@@ -25,6 +25,35 @@ from dractl.errors import InputError, SourcePos
 FORMAT = "dractl-nvml-fixture/v1"
 _OUT_PARAMS = {"nvmlDeviceGetGpuInstancePossiblePlacements": 2, "nvmlDeviceGetGpuFabricInfoV": 1}
 _CONSTANTS = {"NVML_GPU_INSTANCE_PROFILE_COUNT": 0x12, "NVML_NVLINK_MAX_LINKS": 18}
+_COUNTS = frozenset({"nvmlDeviceGetCount", "nvmlDeviceGetMaxMigDeviceCount"})
+_MAX_COUNT = 1024  # far above any real machine; a bigger recorded count is a corrupt fixture
+# What pynvml returns for the scalar getters the probe uses (structs are checked where they are read).
+_INT_CALLS = frozenset({
+    "nvmlDeviceGetAddressingMode", "nvmlDeviceGetArchitecture", "nvmlDeviceGetBrand",
+    "nvmlDeviceGetComputeInstanceId", "nvmlDeviceGetGpuInstanceId", "nvmlDeviceGetMinorNumber",
+    "nvmlDeviceGetNvLinkState", "nvmlDeviceGetRetiredPagesPendingStatus", "nvmlDeviceGetTotalEccErrors",
+    "nvmlSystemGetCudaDriverVersion", *_COUNTS})
+_STR_CALLS = frozenset({"nvmlDeviceGetName", "nvmlDeviceGetUUID", "nvmlSystemGetDriverVersion",
+                        "nvmlSystemGetNVMLVersion"})
+_PAIR_CALLS = frozenset({"nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetMigMode"})
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _shape_error(name: str, answer: Any) -> str | None:
+    """Why ``answer`` can't be what pynvml's ``name`` returns (None: it can)."""
+    if name in _COUNTS and not (_is_int(answer) and 0 <= answer <= _MAX_COUNT):
+        return f"{answer!r} is not a count from 0 to {_MAX_COUNT}"
+    if name in _INT_CALLS and not _is_int(answer):
+        return f"{answer!r} is not an integer"
+    if name in _STR_CALLS and not isinstance(answer, str):
+        return f"{answer!r} is not a string"
+    pair = isinstance(answer, list) and len(answer) == 2 and all(map(_is_int, answer))
+    if name in _PAIR_CALLS and not pair:
+        return f"{answer!r} is not a pair of integers"
+    return None
 
 
 class FakeNVMLError(Exception):
@@ -68,8 +97,10 @@ class FakeNvml:
     c_nvmlGpuInstancePlacement_t = Placement
     c_nvmlGpuFabricInfoV_t = FabricInfo
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: dict[str, Any], path: str | Path = "") -> None:
         self.data = data
+        self.path = str(path)
+        self.last_call = ""  # "func[argkey]" of the latest answer: names a malformed recording
         self.calls: dict[str, dict[str, Any]] = data.get("calls", {})
         for name, value in {**_CONSTANTS, **data.get("constants", {})}.items():
             setattr(self, name, value)
@@ -89,7 +120,12 @@ class FakeNvml:
                 or not isinstance(data.get("calls"), dict)):
             raise InputError(f"not an NVML fixture (expected \"format\": \"{FORMAT}\" and \"calls\")",
                              SourcePos(str(path)), "format")
-        return cls(data)
+        return cls(data, path)
+
+    def malformed(self, exc: Exception) -> InputError:
+        """The input error for a recorded answer the probe could not use (wrong type or shape)."""
+        return InputError(f"a recorded NVML answer has the wrong type or shape ({type(exc).__name__}: {exc}; "
+                          f"last call replayed: {self.last_call or 'none'})", SourcePos(self.path), "calls")
 
     def __getattr__(self, name: str) -> Any:
         if not name.startswith("nvml"):
@@ -103,9 +139,13 @@ class FakeNvml:
         inputs, outs = (args[:-n_out], args[-n_out:]) if n_out else (args, ())
         table = self.calls.get(name, {})
         key = _argkey(inputs, lambda a: a.key if isinstance(a, Handle) else None)
-        if key not in table:
+        if name != "nvmlShutdown":  # called on the way out of a failed probe: keep the culprit
+            self.last_call = f"{name}[{key}]"
+        if not isinstance(table, dict) or key not in table:
             raise FakeNVMLError(NOT_SUPPORTED)
         answer = table[key]
+        if not (isinstance(answer, dict) and "$error" in answer) and (why := _shape_error(name, answer)):
+            raise InputError(f"recorded NVML answer {why}", SourcePos(self.path), f"calls.{name}[{key}]")
         if isinstance(answer, dict) and "$error" in answer:
             raise FakeNVMLError(int(answer["$error"]))
         if n_out:

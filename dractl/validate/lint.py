@@ -34,7 +34,7 @@ LINT_RULES: dict[str, str] = {
     "LINT-SELECTOR-NO-MATCH": "A request's class and request selectors match none of the input devices.",
     "LINT-REQUEST-EXCEEDS-NODE": "A request asks for more devices than any one node offers.",
     "LINT-DTR-EMPTY-SELECTOR": "A DeviceTaintRule with an empty selector taints every device in the cluster.",
-    "LINT-DTR-NO-SELECTOR": "A DeviceTaintRule without a selector taints no device.",
+    "LINT-DTR-NO-SELECTOR": "A DeviceTaintRule without a selector (Kubernetes taints every device).",
     "LINT-TOLERATION-NOTHING": "A toleration that can never match a taint.",
     "RC-ADMIN-NS": "adminAccess in a namespace without the admin-access label (known from the inputs).",
 }

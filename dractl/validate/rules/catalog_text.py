@@ -805,9 +805,10 @@ TEXTS: dict[str, E] = {
         "Select a driver, pool or device.",
     ),
     "LINT-DTR-NO-SELECTOR": (
-        "A DeviceTaintRule without deviceSelector taints no device.",
-        "Probably a typo (e.g. the old spec.selector).",
-        "Add spec.deviceSelector.",
+        "A DeviceTaintRule without deviceSelector: documented to match no device, but Kubernetes' "
+        "taint tracker applies it to every device.",
+        "The scheduler and the eviction controller follow the tracker: every device gets the taint.",
+        "Add spec.deviceSelector naming the driver, pool or device to taint.",
     ),
     "LINT-TOLERATION-NOTHING": (
         "A toleration that matches no taint.",

@@ -118,25 +118,28 @@ def check_taint_rules(index: Index, emit: Emit) -> None:
         if not e.is_input:
             continue
         sel = e.spec.get("deviceSelector")
+        evicts = (
+            " and evicts every pod using one (effect NoExecute)"
+            if as_map(e.spec.get("taint")).get("effect") == "NoExecute"
+            else ""
+        )
         if sel is None:
+            # The API documentation says "without a selector, no devices are matched", but the
+            # taint tracker the scheduler and the eviction controller use treats a missing
+            # selector like an empty one (k8s.io/dynamic-resource-allocation/resourceslice/tracker).
             emit(
                 e,
                 "LINT-DTR-NO-SELECTOR",
                 "spec",
-                "DeviceTaintRule without deviceSelector matches no device "
-                "(an empty selector would match all)",
+                "DeviceTaintRule without deviceSelector: the API documentation says it matches no device, "
+                f"but Kubernetes applies it to every device in the cluster{evicts}",
             )
         elif not any(as_map(sel).get(k) for k in ("driver", "pool", "device")):
             emit(
                 e,
                 "LINT-DTR-EMPTY-SELECTOR",
                 "spec.deviceSelector",
-                "an empty deviceSelector taints every device in the cluster"
-                + (
-                    " and evicts every pod using one (effect NoExecute)"
-                    if as_map(e.spec.get("taint")).get("effect") == "NoExecute"
-                    else ""
-                ),
+                f"an empty deviceSelector taints every device in the cluster{evicts}",
             )
 
 
