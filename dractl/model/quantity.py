@@ -52,11 +52,13 @@ class Quantity:
     @classmethod
     def parse(cls, text: str | int | float) -> Quantity:
         """Parse a quantity as ``resource.ParseQuantity`` does; raise QuantityError."""
-        if isinstance(text, bool):
-            raise QuantityError(FORMAT_MESSAGE)
+        if isinstance(text, bool) or not isinstance(text, str | int | float):
+            raise QuantityError(FORMAT_MESSAGE)  # a mapping, list or null where a quantity belongs
         if isinstance(text, int):
             text = str(text)
         elif isinstance(text, float):
+            if text != text or text in (float("inf"), float("-inf")):
+                raise QuantityError(FORMAT_MESSAGE)
             text = repr(text) if text != int(text) else str(int(text))
         return _parse(text)
 

@@ -73,3 +73,9 @@ def test_from_int_and_approximate_float() -> None:
     assert canonical(Quantity.from_int(80 * 2**30, BINARY_SI)) == "80Gi"
     assert Quantity.parse("100Mi").as_approximate_float() == 104857600.0
     assert Quantity.parse("1n").as_approximate_float() == 1e-09
+
+
+@pytest.mark.parametrize("value", [{"x": 1}, ["1"], None, float("nan"), float("inf"), True])
+def test_non_quantity_values_raise_quantity_error(value: object) -> None:
+    with pytest.raises(QuantityError):
+        Quantity.parse(value)  # type: ignore[arg-type]
