@@ -9,11 +9,13 @@ and keeps the device alive so the id stays valid (the model's dataclasses have n
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dractl.cel.values import DefaultMap, QuantityVal, SemverVal
-from dractl.model.objects import Device
 from dractl.model.semver import SemverError, Version
+
+if TYPE_CHECKING:  # the model classes load only where objects are built
+    from dractl.model.objects import Device
 
 
 class DeviceConversionError(Exception):

@@ -7,10 +7,14 @@ to measure or evaluate from scratch.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dractl.cel.activation import DeviceActivationCache
 from dractl.cel.selector import DEFAULT_COST_LIMIT, Selector
 from dractl.errors import CelRuntimeError
-from dractl.model.objects import Device
+
+if TYPE_CHECKING:  # the model classes load only where objects are built
+    from dractl.model.objects import Device
 
 
 class MatchCache:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from dractl.cel.activation import DeviceActivationCache, DeviceConversionError
 from dractl.cel.cost import estimate
@@ -19,7 +19,9 @@ from dractl.cel.interp import Compiler, ProgramError, State
 from dractl.cel.values import CostExceeded, EvalError, type_name
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
-from dractl.model.objects import Device
+
+if TYPE_CHECKING:  # the model classes load only where objects are built
+    from dractl.model.objects import Device
 
 EnvName = Literal["stored", "new"]
 DEFAULT_COST_LIMIT = MAX_COST

@@ -6,12 +6,18 @@ imported; the command tree lives in :mod:`dractl.cli.root`.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Sequence
 
 from dractl import __version__
 from dractl.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, DractlError, UsageError
+
+# A command builds a large, acyclic heap (a 1,000-node snapshot is millions of objects) and
+# exits: with Python's default thresholds the cyclic collector re-walks that heap over and
+# over (~25% of explain-allocation's run time).  Collect young objects far less often.
+GC_THRESHOLD = (50_000, 20, 100)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -21,13 +27,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(f"dractl {__version__}\n")
         return _exit(0, argv)
     first_word = next((i for i, a in enumerate(args) if not a.startswith("-")), len(args))
-    code = _run(args, "--debug" in args[:first_word], real_process=argv is None)
+    threshold = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLD)
+    try:
+        code = _run(args, "--debug" in args[:first_word], real_process=argv is None)
+    finally:
+        gc.set_threshold(*threshold)
     return _exit(code, argv)
 
 
 def _exit(code: int, argv: Sequence[str] | None) -> int:
     if argv is None:
         sys.stdout.flush()
+        # The process ends now.  Python's shutdown runs full collections over everything still
+        # alive (0.2-0.4 s after a 1,000-node snapshot); frozen objects are skipped, and their
+        # memory goes back with the process.
+        gc.freeze()
         raise SystemExit(code)
     return code
 
@@ -39,10 +54,12 @@ def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
     try:
         import typer.main
 
+        from dractl.cli.coercion import install
         from dractl.cli.root import build_app
 
         app = build_app()
         command = typer.main.get_command(app)
+        install(command)  # coerce common values without importing pydantic
         result = command.main(args=args, prog_name="dractl", standalone_mode=False)
         return result if isinstance(result, int) else 0
     except typer.Exit as e:

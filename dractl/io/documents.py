@@ -7,7 +7,7 @@ from typing import Any
 
 from dractl.errors import InputError
 from dractl.io.positions import SourceText
-from dractl.model.objects import Origin
+from dractl.model.origin import Origin
 
 
 @dataclass(frozen=True)

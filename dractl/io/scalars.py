@@ -22,18 +22,18 @@ class Scalars:
     def __init__(self) -> None:
         self._resolver = yaml.resolver.Resolver()
         self._constructor = yaml.constructor.SafeConstructor()
-        self._cache: dict[str, Any] = {}
+        self.cache: dict[str, Any] = {}  # text -> value; callers may read it (never write)
 
     def plain(self, text: str) -> Any:
         try:
-            return self._cache[text]
+            return self.cache[text]
         except KeyError:
             pass
         tag = self._resolver.resolve(ScalarNode, text, (True, False))
         value = self.tagged(tag, text) if tag != _STR else text
-        if len(self._cache) > 50_000:
-            self._cache.clear()
-        self._cache[text] = value
+        if len(self.cache) > 50_000:
+            self.cache.clear()
+        self.cache[text] = value
         return value
 
     def tagged(self, tag: str, text: str) -> Any:

@@ -9,7 +9,7 @@ from dractl.io.documents import LoadedDoc, LoadResult
 from dractl.io.positions import SourceText
 from dractl.io.snapshot_header import SNAPSHOT_API_VERSION, SNAPSHOT_KIND, header_errors
 from dractl.io.yamlparse import Document
-from dractl.model.objects import Origin
+from dractl.model.origin import Origin
 
 _TYPE_NAMES = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
 

@@ -19,7 +19,8 @@ Raw = Mapping[str, Any]
 
 
 def _m(v: Any) -> Raw:
-    return v if isinstance(v, Mapping) else {}
+    # ``type(v) is dict`` first: the ABC check is slow, and parsed input is plain dicts
+    return v if type(v) is dict or isinstance(v, Mapping) else {}
 
 
 def _l(v: Any) -> list[Any]:
@@ -27,11 +28,11 @@ def _l(v: Any) -> list[Any]:
 
 
 def _s(v: Any, default: str = "") -> str:
-    return v if isinstance(v, str) else default
+    return v if type(v) is str or isinstance(v, str) else default
 
 
 def _os(v: Any) -> str | None:
-    return v if isinstance(v, str) else None
+    return v if type(v) is str or isinstance(v, str) else None
 
 
 def _i(v: Any, default: int = 0) -> int:
@@ -68,11 +69,19 @@ def meta(raw: Any) -> o.ObjectMeta:
     )
 
 
+_KINDS = (*o.LIST_ATTRIBUTE_KINDS, *o.SCALAR_ATTRIBUTE_KINDS)
+_SCALAR_KINDS = frozenset(o.SCALAR_ATTRIBUTE_KINDS)
+
+
 def attribute(raw: Any) -> o.AttributeValue | None:
     """The first recognised value field wins, list kinds first as Kubernetes' CEL conversion
     checks them; None when the attribute has none."""
     m = _m(raw)
-    for kind in (*o.LIST_ATTRIBUTE_KINDS, *o.SCALAR_ATTRIBUTE_KINDS):
+    if len(m) == 1:  # the usual shape, ``{string: "x"}``: the same answer as the loop below, sooner
+        for kind, v in m.items():
+            if kind in _SCALAR_KINDS and v is not None:
+                return o.AttributeValue(kind, v)
+    for kind in _KINDS:
         if kind in m and m[kind] is not None:
             v = m[kind]
             if kind in o.LIST_ATTRIBUTE_KINDS:

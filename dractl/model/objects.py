@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dractl.model.origin import Origin
 from dractl.model.quantity import Quantity
 
 Raw = Mapping[str, Any]
@@ -23,15 +24,6 @@ Raw = Mapping[str, Any]
 ATTRIBUTE_KINDS = ("int", "bool", "string", "version", "ints", "bools", "strings", "versions")
 LIST_ATTRIBUTE_KINDS = ("ints", "bools", "strings", "versions")
 SCALAR_ATTRIBUTE_KINDS = ("int", "bool", "string", "version")
-
-
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """Where an object was read from: file ("-" for stdin) and 0-based document index."""
-
-    file: str
-    document: int = 0
-    item: int | None = None  # index inside a ``kind: List``
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ Kubernetes shows those texts to users.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 
 _NUMBERS = frozenset("0123456789")
 _ALPHANUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789")
@@ -80,7 +80,16 @@ class Version:
 
     @classmethod
     def parse(cls, s: str) -> Version:
-        """Strict SemVer 2.0 parsing (blang/semver ``Parse``); raise SemverError."""
+        """Strict SemVer 2.0 parsing (blang/semver ``Parse``); raise SemverError.
+
+        Versions are immutable and parsing is deterministic, so results are shared per
+        text (CEL re-reads every device's version attributes on every evaluation)."""
+        if cls is Version and type(s) is str:
+            return _parse_cached(s)
+        return cls._parse(s)
+
+    @classmethod
+    def _parse(cls, s: str) -> Version:
         if not s:
             raise SemverError("Version string empty")
         parts = s.split(".", 2)
@@ -150,3 +159,8 @@ class Version:
         if self.build:
             s += "+" + ".".join(self.build)
         return s
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(s: str) -> Version:
+    return Version._parse(s)  # a SemverError is raised again on every call (never cached)
