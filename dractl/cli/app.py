@@ -71,7 +71,7 @@ def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
         sys.stderr.write(e.format_message() + "\n")
         return EXIT_INPUT
     except click.UsageError as e:
-        cmd = e.ctx.command_path if e.ctx is not None else "dractl"
+        cmd = e.ctx.command_path if e.ctx is not None else _command_path(command, args)
         sys.stderr.write(f"dractl: error: {e.format_message()}\nSee '{cmd} --help'.\n")
         return EXIT_INPUT
     except click.ClickException as e:
@@ -100,6 +100,18 @@ def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
             _traceback()
         sys.stderr.write(f"dractl: internal error: {type(e).__name__}: {e} (rerun with --debug)\n")
         return EXIT_INTERNAL
+
+
+def _command_path(command: object, args: list[str]) -> str:
+    """``dractl`` plus the subcommand words that lead ``args`` (for errors raised without a context)."""
+    path = ["dractl"]
+    for word in args:
+        subs = getattr(command, "commands", None)
+        if word.startswith("-") or not isinstance(subs, dict) or word not in subs:
+            break
+        path.append(word)
+        command = subs[word]
+    return " ".join(path)
 
 
 def _traceback() -> None:

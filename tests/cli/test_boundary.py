@@ -98,3 +98,10 @@ def test_version_and_help(run_cli) -> None:
     assert run_cli(["--version"]).stdout == f"dractl {__version__}\n"
     result = run_cli(["--help"])
     assert result.exit_code == 0 and "validate" in result.stdout
+
+
+def test_missing_option_value_names_the_subcommand_help(run_cli) -> None:
+    result = run_cli(["lint", "--explain"])
+    assert result.exit_code == 2
+    assert result.stderr == ("dractl: error: Option '--explain' requires an argument.\n"
+                             "See 'dractl lint --help'.\n")
