@@ -5,7 +5,7 @@ Returns plain data (dataclasses); the CLI renders it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,10 +62,11 @@ class DeviceOutcome:
     device: Device
     matches: bool | None
     error: str | None
+    node: str | None = None  # the node the device is on (its slice's), when known
 
     def to_dict(self) -> dict[str, Any]:
         d = self.device
-        return {"driver": d.driver, "pool": d.pool, "device": d.name, "node": d.node_name,
+        return {"driver": d.driver, "pool": d.pool, "device": d.name, "node": self.node or d.node_name,
                 "matches": self.matches, "error": self.error}
 
 
@@ -77,10 +78,15 @@ class Reference:
     qualified: str  # domain/name
     present_on: int
     total: int
+    other_kind_on: int = 0  # devices publishing the name as the other kind (a capacity named as attribute)
+
+    @property
+    def other_kind(self) -> str:
+        return "capacity" if self.kind == "attributes" else "attributes"
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "name": self.qualified, "presentOn": self.present_on,
-                "devices": self.total}
+                "devices": self.total, "otherKindOn": self.other_kind_on}
 
 
 @dataclass(slots=True)
@@ -117,8 +123,11 @@ def _published(device: Device, kind: str) -> set[str]:
 
 
 def evaluate(expression: str, devices: Sequence[Device], features: Features,
-             cost_limit: int = MAX_COST, activations: DeviceActivationCache | None = None) -> EvalResult:
-    """Evaluate one selector on every device as the scheduler's allocator would."""
+             cost_limit: int = MAX_COST, activations: DeviceActivationCache | None = None,
+             nodes: Mapping[int, str] | None = None) -> EvalResult:
+    """Evaluate one selector on every device as the scheduler's allocator would.  ``nodes`` maps
+    ``id(device)`` to the node its slice is on (for the report; None: the device's own nodeName)."""
+    where = nodes or {}
     result = EvalResult(expression)
     try:
         sel = compile_selector(expression, env="stored", features=features)
@@ -130,12 +139,14 @@ def evaluate(expression: str, devices: Sequence[Device], features: Features,
     for d in devices:
         try:
             result.outcomes.append(DeviceOutcome(d, sel.matches(d, cost_limit=cost_limit, activations=cache),
-                                                 None))
+                                                 None, where.get(id(d))))
         except CelRuntimeError as e:
-            result.outcomes.append(DeviceOutcome(d, None, e.message))
+            result.outcomes.append(DeviceOutcome(d, None, e.message, where.get(id(d))))
     published = {kind: [_published(d, kind) for d in devices] for kind in ("attributes", "capacity")}
     for kind, domain, name in sel.referenced:
         qualified = f"{domain}/{name}"
         count = sum(1 for names in published[kind] if qualified in names)
-        result.references.append(Reference(kind, qualified, count, len(devices)))
+        other = "capacity" if kind == "attributes" else "attributes"
+        elsewhere = sum(1 for names in published[other] if qualified in names)
+        result.references.append(Reference(kind, qualified, count, len(devices), elsewhere))
     return result

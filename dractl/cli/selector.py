@@ -152,19 +152,21 @@ def evaluate(ctx: typer.Context, expressions: ExprsArg,
                          "selector eval")
     features = _features(kube_version, feature_gates, env, "selector eval")
     devices, nodes = _load_devices(files, max_input_size, env)
-    results = [run(e, devices, features) for e in expressions]
+    if not devices:
+        env.warn("no ResourceSlice devices in the given files: nothing to evaluate")
+    results = [run(e, devices, features, nodes=nodes) for e in expressions]
     if output is SelectorOutput.JSON:
         env.write(json.dumps([r.to_dict() for r in results], indent=2))
     else:
         for i, r in enumerate(results):
             if i:
                 env.out.print()
-            _eval_table(env, r, nodes)
+            _eval_table(env, r)
     failed = any(r.compile_error or r.errors for r in results)
     raise typer.Exit(EXIT_FINDINGS if failed else 0)
 
 
-def _eval_table(env: CliEnv, r: EvalResult, nodes: dict[int, str]) -> None:
+def _eval_table(env: CliEnv, r: EvalResult) -> None:
     from rich.table import Table
 
     env.out.print(f"Selector: {r.expression}", soft_wrap=True)
@@ -178,13 +180,18 @@ def _eval_table(env: CliEnv, r: EvalResult, nodes: dict[int, str]) -> None:
         for o in r.outcomes:
             d = o.device
             result = "error" if o.error else ("match" if o.matches else "no match")
-            table.add_row(f"{d.driver}/{d.pool}/{d.name}", nodes.get(id(d), ""), result, o.error or "")
+            table.add_row(f"{d.driver}/{d.pool}/{d.name}", o.node or d.node_name or "", result, o.error or "")
         env.out.print(table)
     env.out.print(f"{r.matched} of {len(r.outcomes)} devices match; {r.errors} failed with an error "
                   f"(estimated cost {r.max_cost}).", soft_wrap=True)
     for ref in r.missing:
+        hint = ""
+        if ref.other_kind_on:
+            domain, _, name = ref.qualified.rpartition("/")
+            hint = (f"; it is a {ref.other_kind} on {ref.other_kind_on} devices: did you mean "
+                    f'device.{ref.other_kind}["{domain}"].{name}?')
         env.out.print(f"Note: {ref.qualified} ({ref.kind}) exists on {ref.present_on} of {ref.total} "
-                      "devices.", soft_wrap=True)
+                      f"devices{hint or '.'}", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

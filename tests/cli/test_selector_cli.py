@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+REPO = Path(__file__).resolve().parents[2]
+
 SLICE = """\
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
@@ -68,7 +70,7 @@ def test_eval_reports_matches_errors_and_missing_names(run_cli: Callable[..., An
     assert [x["matches"] for x in mem["results"]] == [True, False, None]
     assert "Patch number must not contain leading zeroes" in mem["results"][2]["error"]
     assert bad["references"] == [{"kind": "attributes", "name": "gpu.nvidia.com/idx", "presentOn": 0,
-                                  "devices": 3}]
+                                  "devices": 3, "otherKindOn": 0}]
     table = run_cli(["selector", "eval", typo, "-f", str(tmp_path / "slice.yaml")])
     assert "gpu.nvidia.com/idx (attributes) exists on 0 of 3 devices" in table.stdout
     assert "no such key: idx" in table.stdout
@@ -87,3 +89,19 @@ def test_eval_input_errors(run_cli: Callable[..., Any], tmp_path: Path) -> None:
     assert r.exit_code == 2 and "missing.yaml" in r.stderr
     r = run_cli(["selector", "eval", "1 +", "-f", "-"], input=SLICE)
     assert r.exit_code == 1 and "Does not compile" in r.stdout
+
+
+def test_eval_suggests_capacity_for_an_attribute_typo(run_cli: Any) -> None:
+    demo = str(REPO / "examples" / "demo" / "slices-gpu-node-2.yaml")
+    expr = 'device.attributes["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0'
+    result = run_cli(["selector", "eval", expr, "-f", demo])
+    assert result.exit_code == 1
+    assert ('Note: gpu.nvidia.com/memory (attributes) exists on 0 of 4 devices; it is a capacity on 4 '
+            'devices: did you mean device.capacity["gpu.nvidia.com"].memory?') in result.stdout
+
+
+def test_eval_warns_when_the_inputs_hold_no_devices(run_cli: Any) -> None:
+    claims = str(REPO / "examples" / "demo" / "claims-pending.yaml")
+    result = run_cli(["selector", "eval", "true", "-f", claims])
+    assert result.exit_code == 0
+    assert "Warning: no ResourceSlice devices in the given files: nothing to evaluate" in result.stderr

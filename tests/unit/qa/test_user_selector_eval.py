@@ -6,8 +6,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 _SLICE = """apiVersion: resource.k8s.io/v1
 kind: ResourceSlice
 metadata: {name: s}
@@ -53,8 +51,6 @@ def test_unknown_domain_is_an_empty_map(run_cli: Any, tmp_path: Path) -> None:
     assert {r["device"]: r["matches"] for r in doc["results"]} == {"a": None, "b": True, "c": True}
 
 
-@pytest.mark.xfail(strict=True, reason="selector eval -o json gives node=null for node-local devices "
-                   "while the table shows the slice's nodeName")
 def test_json_reports_the_node_of_node_local_devices(run_cli: Any, tmp_path: Path) -> None:
     _, doc = _eval(run_cli, tmp_path, "true")
     assert [r["node"] for r in doc["results"]] == ["n", "n", "n"]
