@@ -77,13 +77,14 @@ SUMMARY = {
     "capacity-insufficient": "not enough capacity left",
     "capacity-undefined": "the devices lack the requested capacity",
     "no-candidates": "no devices for this request here",
+    "too-few-devices": "fewer devices here than the request asks for",
     "node-mismatch": "the devices are not reachable from the node",
     "feature-disabled": "the devices need a disabled feature",
     "binding-conditions-disabled": "the devices need a disabled feature",
 }
 
 
-_NO_TAIL = {"cel-runtime-error", "cel-compile-error", "no-candidates", "pool-invalid"}
+_NO_TAIL = {"cel-runtime-error", "cel-compile-error", "no-candidates", "pool-invalid", "too-few-devices"}
 
 
 def _plural(n: int, word: str) -> str:
@@ -278,6 +279,13 @@ def _no_candidates(b: Blocked) -> tuple[str, str]:
     )
 
 
+def _too_few(b: Blocked) -> tuple[str, str]:
+    return (
+        f"only {_plural(b.remaining, 'device')} here can serve the request, which needs {_need(b)}",
+        "ask for fewer devices, or run it where more devices of this class are published",
+    )
+
+
 def _generic(b: Blocked) -> tuple[str, str]:
     detail = next((d for _, d in b.devices if d), "")
     one = len(b.devices) == 1
@@ -312,4 +320,5 @@ _BY_REASON: dict[str, Callable[[Blocked], tuple[str, str]]] = {
     "capacity-insufficient": _capacity,
     "capacity-undefined": _capacity,
     "no-candidates": _no_candidates,
+    "too-few-devices": _too_few,
 }

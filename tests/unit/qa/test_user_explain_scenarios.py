@@ -169,14 +169,13 @@ spec: {devices: {requests: [{name: r, exactly: {deviceClassName: dev, count: 2}}
 """
 
 
-@pytest.mark.xfail(strict=True, reason="a single request asking for more devices than the node has is explained as "
-                   "'in-use' / 'each request has enough candidates on its own' instead of 'not enough devices'")
 def test_too_few_devices_is_not_explained_as_competition(run_cli: Any, tmp_path: Path) -> None:
     code, doc = _explain(run_cli, tmp_path, _TWO, "--claim", "two")
     assert code == 1
     blocking = doc["nodes"][0]["funnel"][0]["blocking"]
-    assert blocking["reason"] != "in-use"
+    assert blocking["reason"] == "too-few-devices"
     assert "enough candidates on its own" not in blocking["message"]
+    assert blocking["message"].startswith("only 1 device here can serve the request, which needs 2 devices")
 
 
 @pytest.mark.xfail(strict=True, reason="on a fitting node the JSON funnel lists the chosen devices as rejected by "
