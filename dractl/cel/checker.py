@@ -25,7 +25,9 @@ _CONST_TYPES = {"int": T.INT, "uint": T.UINT, "double": T.DOUBLE, "string": T.ST
 _TYPE_IDENTS = {"int": T.INT, "uint": T.UINT, "double": T.DOUBLE, "string": T.STRING, "bytes": T.BYTES,
                 "bool": T.BOOL, "null_type": T.NULL, "dyn": T.DYN, "list": T.list_of(T.DYN),
                 "map": T.map_of(T.DYN, T.DYN), "type": T.Type("type"),
-                "google.protobuf.Duration": T.DURATION, "google.protobuf.Timestamp": T.TIMESTAMP}
+                "google.protobuf.Duration": T.DURATION, "google.protobuf.Timestamp": T.TIMESTAMP,
+                # Kubernetes' IP and CIDR libraries declare their type names as identifiers
+                "net.IP": T.IP, "net.CIDR": T.CIDR}
 
 
 def _dyn_like(t: Type) -> bool:

@@ -392,14 +392,20 @@ class Coster:
                 and not (fn == "ip" and target is None):
             return ONE
         if fn in ("sets.contains", "sets.equivalent", "sets.intersects") and len(args) == 2:
-            return ONE.add(self.size(args[0]).mul(self.size(args[1])))
+            pairs = self.size(args[0]).mul(self.size(args[1]))
+            # equivalence is two containment checks (cel-go's cost factor 2)
+            return ONE.add(pairs.mul(Est(2, 2)) if fn == "sets.equivalent" else pairs)
         if fn in ("containsIP", "containsCIDR") and target is not None and args:
             ip_bytes = Est(4, 16)
             c = ip_bytes.add(ip_bytes).factor(STRING_FACTOR)
             if fn == "containsCIDR":
                 c = c.add(ip_bytes.factor(STRING_FACTOR)).add(ONE)
-            if any(o.endswith("_string") for o in self.overloads.get(e.id, [])):
-                c = c.union(c.add(self.size(args[0]).factor(STRING_FACTOR)))
+            ovs = self.overloads.get(e.id, [])
+            parse = c.add(self.size(args[0]).factor(STRING_FACTOR))  # a string argument is parsed first
+            if ovs and all(o.endswith("_string") for o in ovs):
+                c = parse
+            elif any(o.endswith("_string") for o in ovs):
+                c = c.union(parse)
             return c
         if fn == "validate" and target is not None and args:
             return self.size(args[0]).factor(STRING_FACTOR).factor(MAX_NAME_FORMAT_REGEX * REGEX_FACTOR)

@@ -7,6 +7,7 @@ closure adds its runtime cost to ``State.cost`` and the limit is enforced as cel
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ from dractl.cel.ast import (
     Expr,
     Ident,
     Select,
+    qualified_name,
 )
 from dractl.cel.functions import _CONVERSIONS, _FUNCS, _PURE, _SIZED_COST, _TYPE_NAMES, _opt, _size
 from dractl.cel.values import (
@@ -155,15 +157,27 @@ class Compiler:
                 except KeyError:
                     raise EvalError(f"no such key: {name}") from None
             return _select(v, name)
-        return select
+        q = qualified_name(e)
+        return _qualified_type(q, select) if q in _QUALIFIED_TYPES else select
 
     def create_list(self, e: CreateList) -> Fn:
         items = [self.compile(x) for x in e.elements]
         opt = set(e.optional_indices)
+        # cel-go charges 10 for building a list at run time; a list of constants is built once
+        # when the program is planned (OptOptimize) and costs nothing.
+        cost = 0 if all(isinstance(x, Const) for x in e.elements) else 10
         if not opt:
-            return lambda st: [f(st) for f in items]
+            def mk_plain(st: State) -> list[Any]:
+                st.cost += cost
+                if st.cost > st.limit:
+                    raise CostExceeded()
+                return [f(st) for f in items]
+            return mk_plain
 
         def mk(st: State) -> list[Any]:
+            st.cost += cost
+            if st.cost > st.limit:
+                raise CostExceeded()
             out = []
             for i, f in enumerate(items):
                 v = f(st)
@@ -178,8 +192,12 @@ class Compiler:
 
     def create_map(self, e: CreateMap) -> Fn:
         ents = [(self.compile(x.key), self.compile(x.value), x.optional) for x in e.entries]
+        cost = 0 if all(isinstance(x.key, Const) and isinstance(x.value, Const) for x in e.entries) else 30
 
         def mk(st: State) -> dict[Any, Any]:
+            st.cost += cost
+            if st.cost > st.limit:
+                raise CostExceeded()
             out: dict[Any, Any] = {}
             for kf, vf, opt in ents:
                 k = kf(st)
@@ -259,8 +277,14 @@ class Compiler:
                 value = conv(*[_const_value(a) for a in e.args])
             except EvalError as err:
                 raise ProgramError(err.message) from None
+            const_args = [_const_value(a) for a in e.args]
+            sized_cost = _RUNTIME_COST.get(fn)
+            cost = sized_cost(const_args) if sized_cost is not None else 1
+
             def folded(st: State) -> Any:
-                _charge(st)
+                st.cost += cost
+                if st.cost > st.limit:
+                    raise CostExceeded()
                 return value
             return folded
         if fn in _PURE and target is None and e.args and all(isinstance(a, Const) for a in e.args):
@@ -271,7 +295,7 @@ class Compiler:
             except EvalError:
                 pass  # keep the failure a run-time error, as Kubernetes does
             else:
-                sized_cost = _SIZED_COST.get(fn)
+                sized_cost = _RUNTIME_COST.get(fn)
                 cost = sized_cost(const_args) if sized_cost is not None else 1
 
                 def constant(st: State) -> Any:
@@ -296,7 +320,7 @@ class Compiler:
         if fn == "@in" and isinstance(e.args[1], CreateList) and all(isinstance(x, Const)
                                                                         for x in e.args[1].elements):
             return _call(impl, args, lambda vals: -1)  # constant lists become sets: no cost
-        sized = _SIZED_COST.get(fn)
+        sized = _RUNTIME_COST.get(fn)
         return _call(impl, args, sized)
 
     def lists_range(self, arg: Fn) -> Fn:
@@ -555,3 +579,71 @@ def _try(f: Fn, st: State) -> Any:
 
 
 __all__ = ["Compiler", "ProgramError", "QuantityVal", "SemverVal", "State"]
+
+
+# Qualified type names usable as values, with their run-time cost: the protobuf well-known types
+# are constants; Kubernetes declares net.IP and net.CIDR as variables (an attribute read: cost 1).
+_QUALIFIED_TYPES = {"google.protobuf.Duration": 0, "google.protobuf.Timestamp": 0, "net.IP": 1, "net.CIDR": 1}
+
+
+def _qualified_type(q: str, select: Fn) -> Fn:
+    """A type value for ``q`` unless its head names a variable (then an ordinary field selection)."""
+    head, value, step = q.split(".")[0], TypeVal(q), _QUALIFIED_TYPES[q]
+
+    def type_ident(st: State) -> Any:
+        if head in st.vars:
+            return select(st)
+        st.cost += step
+        if st.cost > st.limit:
+            raise CostExceeded()
+        return value
+    return type_ident
+
+
+def _traversal(v: Any) -> int:
+    """Kubernetes' traversalCost: a tenth of each string's/bytes' length (in bytes, rounded
+    down), summed over lists and maps; 1 for any other value."""
+    t = type(v)
+    if t is str:
+        return int(len(v.encode()) * 0.1)
+    if t is bytes:
+        return int(len(v) * 0.1)
+    if t is list:
+        return sum(_traversal(x) for x in v)
+    if t is dict or t is DefaultMap:
+        return sum(_traversal(k) + _traversal(x) for k, x in v.items())
+    return 1
+
+
+# Run-time costs: cel-go's sized costs plus Kubernetes' CostEstimator.CallCost, which prices
+# these O(n) list/string functions at one traversal of the receiver instead of 1.
+_RUNTIME_COST: dict[str, Callable[[list[Any]], int]] = dict(_SIZED_COST)
+for _fn in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"):
+    _RUNTIME_COST[_fn] = lambda v: _traversal(v[0])
+
+
+def _parse_cost(v: Any) -> int:
+    """A string argument of containsIP/containsCIDR is parsed first: a tenth of its length."""
+    return math.ceil(len(v) * 0.1) if type(v) is str else 0
+
+
+def _join_cost(v: list[Any]) -> int:
+    """A fifth of the joined string's length (known from the arguments before joining)."""
+    items = v[0] if type(v[0]) is list else []
+    sep = len(v[1]) if len(v) > 1 and type(v[1]) is str else 0
+    size = sum(len(x) for x in items if type(x) is str) + sep * max(len(items) - 1, 0)
+    return math.ceil(size * 0.2)
+
+
+# a CIDR has no size (1): comparing costs ceil(0.2) = 1; containsCIDR also masks: + ceil(0.1) + 1
+_RUNTIME_COST["containsIP"] = lambda v: 1 + _parse_cost(v[1])
+_RUNTIME_COST["containsCIDR"] = lambda v: 3 + _parse_cost(v[1])
+_RUNTIME_COST["join"] = _join_cost
+# cel-go ext.Sets: 1 plus one comparison per pair of elements (equivalence checks both ways)
+_RUNTIME_COST["sets.contains"] = lambda v: 1 + _size(v[0]) * _size(v[1])
+_RUNTIME_COST["sets.intersects"] = lambda v: 1 + _size(v[0]) * _size(v[1])
+_RUNTIME_COST["sets.equivalent"] = lambda v: 1 + 2 * _size(v[0]) * _size(v[1])
+# cel-go: converting between string and bytes, and strings.quote, traverse the argument
+_RUNTIME_COST["bytes"] = lambda v: math.ceil(len(v[0]) * 0.1) if type(v[0]) is str else 1
+_RUNTIME_COST["string"] = lambda v: math.ceil(len(v[0]) * 0.1) if type(v[0]) is bytes else 1
+_RUNTIME_COST["strings.quote"] = lambda v: math.ceil(len(v[0]) * 0.1) if type(v[0]) is str else 1

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import quote as _urlquote
 from urllib.parse import urlsplit
 
+from dractl.cel.goaddr import parse_addr_error
 from dractl.cel.values import NONE, EvalError, Opaque, OptionalVal, QuantityVal, SemverVal, type_name
 from dractl.model.quantity import Quantity, QuantityError
 from dractl.model.semver import SemverError, Version
@@ -224,25 +225,33 @@ def _unquote(s: str) -> str:
 
 
 # -- IP / CIDR ---------------------------------------------------------------------------------
-def _parse_ip(s: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
-    if "%" in s:
-        raise EvalError(f'IP address with zone value is not allowed: "{s}"')
+def _parse_addr(s: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """``netip.ParseAddr``: the address, or EvalError with Go's reason (no Kubernetes prefix)."""
+    why = parse_addr_error(s)
     try:
-        a = ipaddress.ip_address(s)
+        a = ipaddress.ip_address(s.partition("%")[0])
     except ValueError:
-        why = "unable to parse IP"
-        parts = s.split(".")
-        if len(parts) == 4 and all(p.isdigit() for p in parts):
-            why = "IPv4 field has value >255" if any(int(p) > 255 for p in parts) else \
-                "IPv4 field has octet with leading zero"
-        raise EvalError(f'IP Address "{s}" parse error during conversion from string: '
-                        f'ParseAddr("{s}"): {why}') from None
+        why = why or f'ParseAddr("{s}"): unable to parse IP'
+    if why:
+        raise EvalError(why)
+    return a
+
+
+def _parse_ip(s: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    try:
+        a = _parse_addr(s)
+    except EvalError as e:
+        raise EvalError(f'IP Address "{s}" parse error during conversion from string: {e}') from None
+    if "%" in s:
+        raise EvalError("IP address with zone value is not allowed")
     if isinstance(a, ipaddress.IPv6Address) and a.ipv4_mapped is not None:
         raise EvalError(f'IPv4-mapped IPv6 address "{s}" is not allowed')
     return a
 
 
 def ip(s: Any) -> Opaque:
+    if type(s) is Opaque and s.kind == "net.CIDR":  # the member overload cidr.ip()
+        return cidr_prop("ip", s)
     if type(s) is not str:
         raise _sig_err("ip", s)
     return Opaque("net.IP", _parse_ip(s))
@@ -291,17 +300,24 @@ def ip_prop(fn: str, v: Any) -> Any:
 def cidr(s: Any) -> Opaque:
     if type(s) is not str:
         raise _sig_err("cidr", s)
-    addr, sep, bits = s.partition("/")
+    addr, sep, bits = s.rpartition("/")
     head = ("network address parse error during conversion from string: network address "
             f'parse error during conversion from string: netip.ParsePrefix("{s}"): ')
     if not sep:
         raise EvalError(head + "no '/'")
-    if not bits.isdigit() or (len(bits) > 1 and bits[0] == "0"):
+    try:
+        a = _parse_addr(addr)
+    except EvalError as e:
+        raise EvalError(head + str(e)) from None
+    if "%" in addr:
+        raise EvalError(head + "IPv6 zones cannot be present in a prefix")
+    if not re.fullmatch(r"[0-9]+", bits) or (len(bits) > 1 and bits[0] == "0"):
         raise EvalError(head + f'bad bits after slash: "{bits}"')
-    a = _parse_ip(addr)
     n = int(bits)
     if n > a.max_prefixlen:
         raise EvalError(head + "prefix length out of range")
+    if isinstance(a, ipaddress.IPv6Address) and a.ipv4_mapped is not None:
+        raise EvalError(f'IPv4-mapped IPv6 address "{s}" is not allowed')
     return Opaque("net.CIDR", (a, n))
 
 
@@ -437,8 +453,8 @@ def _label_value(s: str) -> list[str]:
     if len(s) > 63:
         errs.append("must be no more than 63 characters")
     if not _LABEL_VALUE.fullmatch(s):
-        errs.append(_regex_error("a valid label must be an empty string or " + _QNAME_MSG,
-                                 _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+        msg = "a valid label must be an empty string or " + _QNAME_MSG.removeprefix("must ")
+        errs.append(_regex_error(msg, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return errs
 
 
@@ -453,7 +469,21 @@ def _date(s: str, full: bool) -> list[str]:
                 raise EvalError("bad")
             parse_timestamp(s + "T00:00:00Z")
     except EvalError:
-        return ["must be a valid date" if not full else "must be a valid date-time"]
+        return ["invalid datetime" if full else "invalid date"]
+    return []
+
+
+def _mask_dash(s: str) -> str:
+    """apimachinery's maskTrailingDash: a generateName prefix ends in '-' -> its last two characters
+    become 'a' (so "x.-" is checked as "xa")."""
+    return s[:-2] + "a" if len(s) > 1 and s.endswith("-") else s
+
+
+def _uri(s: str) -> list[str]:
+    try:
+        _parse_url(s)
+    except EvalError as e:  # Go's url.ParseRequestURI error, without the URL library's prefix
+        return [e.message.removeprefix("URL parse error during conversion from string: ")]
     return []
 
 
@@ -461,7 +491,7 @@ def _byte(s: str) -> list[str]:
     try:
         base64.b64decode(s, validate=True)
     except ValueError:
-        return ["must be a valid base64 string"]
+        return ["invalid base64"]
     return []
 
 
@@ -470,11 +500,11 @@ _FORMATS: dict[str, Any] = {
     "dns1123Subdomain": _subdomain,
     "dns1035Label": lambda s: _label(s, _1035, "1035"),
     "qualifiedName": _qualified,
-    "dns1123LabelPrefix": lambda s: _label(s[:-1] if s.endswith("-") else s, _LABEL, "1123"),
-    "dns1123SubdomainPrefix": lambda s: _subdomain(s[:-1] if s.endswith("-") else s),
-    "dns1035LabelPrefix": lambda s: _label(s[:-1] if s.endswith("-") else s, _1035, "1035"),
+    "dns1123LabelPrefix": lambda s: _label(_mask_dash(s), _LABEL, "1123"),
+    "dns1123SubdomainPrefix": lambda s: _subdomain(_mask_dash(s)),
+    "dns1035LabelPrefix": lambda s: _label(_mask_dash(s), _1035, "1035"),
     "labelValue": _label_value,
-    "uri": lambda s: [] if is_url(s) else ["invalid URI"],
+    "uri": _uri,
     "uuid": lambda s: [] if _UUID.fullmatch(s) else ["does not match the UUID format"],
     "byte": _byte,
     "date": lambda s: _date(s, False),
