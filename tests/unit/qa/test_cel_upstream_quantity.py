@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from cel_upstream import Case, ce, check, params, rt, true, val
+from cel_upstream import Case, ce, check, not_applicable, params, rt, true, val
 
 NEWER = "mul/div/divInt exist only in a newer Kubernetes than the DRA reference stack"
 
@@ -62,3 +62,15 @@ CASES: list[Case] = [
 @pytest.mark.parametrize("case", params(CASES))
 def test_upstream_quantity(case: Case) -> None:
     check(case)
+
+
+def test_newer_quantity_functions_do_not_compile_in_dra() -> None:
+    # mul/div/divInt came after the DRA reference stack: a selector using them is rejected.
+    from dractl.cel import compile_selector
+    from dractl.errors import CelCompileError
+
+    newer = not_applicable(CASES)
+    assert len(newer) == 4
+    for case in newer:
+        with pytest.raises(CelCompileError):
+            compile_selector(case.expr, env="new")

@@ -6,7 +6,7 @@ cel-go's parse-only cases (no type check) do not apply: DRA always type-checks s
 from __future__ import annotations
 
 import pytest
-from cel_upstream import Case, check, params, rt, true
+from cel_upstream import DUMMY, Case, check, not_applicable, params, rt, true
 
 TRUE_EXPRS = [
     "'tacocat'.charAt(3) == 'o'", "'tacocat'.charAt(7) == ''",
@@ -62,3 +62,17 @@ CASES += [rt(f"strings_err_{i}", e, p, skip=PAST_END if "dexOf('a', 30)" in e el
 @pytest.mark.parametrize("case", params(CASES))
 def test_upstream_strings(case: Case) -> None:
     check(case)
+
+
+def test_offsets_past_the_end_give_minus_one_in_dra() -> None:
+    # cel-go v0.27 answers -1 where the older upstream table expected an error.
+    from dractl.cel import compile_selector
+
+    past_end = not_applicable(CASES)
+    assert len(past_end) == 2
+    # indexOf is pinned by the shared vectors ('"".indexOf("l", 3) == -1' holds in the reference);
+    # lastIndexOf past the end is not, so it is only required not to fail.
+    index_of = [c for c in past_end if ".indexOf(" in c.expr]
+    assert [compile_selector(c.expr, env="stored").matches(DUMMY) for c in index_of] == [True]
+    for case in past_end:
+        compile_selector(case.expr, env="stored").matches(DUMMY)
