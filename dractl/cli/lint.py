@@ -234,6 +234,33 @@ def _explain(env: CliEnv, rule: str, command: str) -> None:
     env.write(text)
 
 
+def kind_group(command: str, kinds: frozenset[str], group_help: str, doc: str, examples: str, *,
+               always_cross: bool) -> typer.Typer:
+    """A ``<kind> validate`` group: the checks of ``lint`` limited to ``kinds``; cross-object checks
+    always (``always_cross``) or only with a ``--snapshot``.  ``doc`` becomes the command's --help."""
+    app = typer.Typer(help=group_help, no_args_is_help=True)
+
+    def validate(
+        ctx: typer.Context,
+        paths: PathsArg = None,
+        snapshot: SnapshotOpt = None,
+        kube_version: KubeOpt = None,
+        feature_gates: FeatureGatesOpt = None,
+        strict: StrictOpt = False,
+        lenient: LenientOpt = False,
+        old: OldOpt = None,
+        max_input_size: MaxInputSizeOpt = DEFAULT_MAX_INPUT_SIZE,
+        explain: ExplainOpt = None,
+        output: LintOutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
+    ) -> None:
+        run_checks(ctx, command, paths, kinds, snapshot, kube_version, feature_gates, strict, lenient, False,
+                   old, max_input_size, explain, output, cross=always_cross or snapshot is not None)
+
+    validate.__doc__ = doc
+    app.command("validate", epilog=examples)(validate)
+    return app
+
+
 def register(app: typer.Typer) -> None:
     """``lint`` plus the ``claim``, ``slice`` and ``class`` groups (their ``validate`` commands)."""
     from dractl.cli import claim, klass, slice
