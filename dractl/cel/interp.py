@@ -517,8 +517,12 @@ def _call(impl: Callable[..., Any], args: list[Fn],
     return cn
 
 
-def _and(a: Fn, b: Fn) -> Fn:
-    def and_(st: State) -> bool:
+def _logical(a: Fn, b: Fn, absorbing: bool, name: str) -> Fn:
+    """``&&`` (absorbing False) and ``||`` (absorbing True) with CEL's commutative error handling:
+    an error or non-bool on one side is absorbed when the other side decides the result."""
+    neutral = not absorbing
+
+    def op(st: State) -> bool:
         err: EvalError | None = None
         try:
             x = a(st)
@@ -526,47 +530,29 @@ def _and(a: Fn, b: Fn) -> Fn:
             raise
         except EvalError as e:
             err, x = e, None
-        if x is False:
-            return False
-        if err is None and x is not True:
-            err = no_overload("_&&_")
+        if x is absorbing:
+            return absorbing
+        if err is None and x is not neutral:
+            err = no_overload(name)
         y = b(st) if err is None else _try(b, st)
-        if y is False:
-            return False
+        if y is absorbing:
+            return absorbing
         if err is not None:
             raise err
         if type(y) is _Err:
             raise y.err
-        if y is not True:
-            raise no_overload("_&&_")
-        return True
-    return and_
+        if y is not neutral:
+            raise no_overload(name)
+        return neutral
+    return op
+
+
+def _and(a: Fn, b: Fn) -> Fn:
+    return _logical(a, b, False, "_&&_")
 
 
 def _or(a: Fn, b: Fn) -> Fn:
-    def or_(st: State) -> bool:
-        err: EvalError | None = None
-        try:
-            x = a(st)
-        except CostExceeded:
-            raise
-        except EvalError as e:
-            err, x = e, None
-        if x is True:
-            return True
-        if err is None and x is not False:
-            err = no_overload("_||_")
-        y = b(st) if err is None else _try(b, st)
-        if y is True:
-            return True
-        if err is not None:
-            raise err
-        if type(y) is _Err:
-            raise y.err
-        if y is not False:
-            raise no_overload("_||_")
-        return False
-    return or_
+    return _logical(a, b, True, "_||_")
 
 
 def _try(f: Fn, st: State) -> Any:
