@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from dractl.explain.catalog import attribute_value
 from dractl.explain.report import BestFitOption, NodeExplanation
 from dractl.explain.target import Target
-from dractl.explain.world import World
+from dractl.io.world import World
 from dractl.matcher.api import AllocatedState
 from dractl.model import objects as o
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from dractl.explain.world import World
+from dractl.io.world import World
 from dractl.model import objects as o
 
 

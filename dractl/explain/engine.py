@@ -21,7 +21,7 @@ from dractl.explain.nodes import NOT_MODELLED, pod_node_blockers, selector_match
 from dractl.explain.outcome import node_explanation, rank_and_group
 from dractl.explain.report import Explanation, NodeExplanation
 from dractl.explain.whatif import WhatIf, apply
-from dractl.explain.world import World
+from dractl.io.world import World
 from dractl.matcher.api import AllocatedState
 from dractl.matcher.engine import Allocator
 from dractl.model import objects as o

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dractl.explain.world import World
+from dractl.io.world import World
 from dractl.model import objects as o
 from dractl.model.quantity import Quantity
 

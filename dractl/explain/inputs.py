@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 from dractl.errors import InputError, SourcePos, UsageError
 from dractl.explain.engine import TargetSpec
-from dractl.explain.sources import (
+from dractl.io.sources import (
     FileSource,
     SnapshotSource,
     WorldSource,
     objects_from_docs,
     raise_load_errors,
 )
-from dractl.explain.world import World, build_world
+from dractl.io.world import World, build_world
 from dractl.model import objects as o
 from dractl.model.features import DEFAULT_KUBE_VERSION, SUPPORTED_KUBE_VERSIONS, Features
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from dractl.errors import InputError
-from dractl.explain.world import World
+from dractl.io.world import World
 from dractl.model import objects as o
 
 RESERVED_FOR_MAX = 256  # ResourceClaimReservedForMaxSize (resource.k8s.io/v1)

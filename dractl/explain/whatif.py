@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from dractl.explain.world import World
+from dractl.io.world import World
 from dractl.model import objects as o
 
 

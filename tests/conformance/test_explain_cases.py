@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from dractl.explain.engine import ExplainOptions, TargetSpec, explain
-from dractl.explain.world import build_world
+from dractl.io.world import build_world
 from dractl.model.build import build_object
 from dractl.model.features import Features
 

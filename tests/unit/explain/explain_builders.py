@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dractl.explain.world import World, build_world
+from dractl.io.world import World, build_world
 from dractl.model.build import build_object
 
 V1 = "resource.k8s.io/v1"

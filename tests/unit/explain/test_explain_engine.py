@@ -10,7 +10,7 @@ from explain_builders import claim, device_class, gpu, node, pod, slice_, templa
 from dractl.errors import InputError
 from dractl.explain.engine import ExplainOptions, TargetSpec, explain
 from dractl.explain.whatif import WhatIf
-from dractl.explain.world import World
+from dractl.io.world import World
 from dractl.matcher.api import AllocatedState, AllocationInputs, allocate
 from dractl.model.build import build_object
 from dractl.model.features import Features

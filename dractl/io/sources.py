@@ -1,6 +1,6 @@
 """Where a world comes from.
 
-The engine only ever sees a :class:`~dractl.explain.world.World`.  A source turns
+The engine only ever sees a :class:`~dractl.io.world.World`.  A source turns
 some input into one: :class:`FileSource` (manifests, directories, ``-``) and
 :class:`SnapshotSource` (a dractl snapshot) here; a live-cluster source lives with
 the cluster layer and only has to implement :class:`WorldSource` — the engine
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from dractl.errors import InputError, SourcePos
-from dractl.explain.world import WORLD_KINDS, World, build_world
+from dractl.io.world import WORLD_KINDS, World, build_world
 from dractl.model import objects as o
 
 

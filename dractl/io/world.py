@@ -1,7 +1,7 @@
 """The world an explanation runs in: every object the scheduler would look at.
 
 A :class:`World` is plain data (model objects grouped by kind) plus where it came
-from.  It is built by a :class:`~dractl.explain.sources.WorldSource` (files, a
+from.  It is built by a :class:`~dractl.io.sources.WorldSource` (files, a
 snapshot, later a live cluster) and never mutated: what-if flags derive a new
 world (:mod:`dractl.explain.whatif`).
 """
