@@ -7,13 +7,17 @@ Public API::
     sel.matches(device, cost_limit=1_000_000)                            # CelRuntimeError
     validate_selector(expr, features=...)                                # API-server verdict or None
 
+    cache = CelCache(max_entries=4096)          # one per run, passed explicitly (bounded LRU)
+    cache.compile(expr, "stored", features)     # the same, cached in ``cache``
+
 A pure-Python implementation (parser, cel-go-compatible checker, cost estimator and evaluator),
 so nothing is printed and nothing native is loaded.
 """
 
 from dractl.cel.activation import DeviceActivationCache
+from dractl.cel.cache import DEFAULT_CACHE, CelCache
 from dractl.cel.results import MatchCache
 from dractl.cel.selector import Selector, clear_caches, compile_selector, validate_selector
 
-__all__ = ["DeviceActivationCache", "MatchCache", "Selector", "clear_caches", "compile_selector",
-           "validate_selector"]
+__all__ = ["DEFAULT_CACHE", "CelCache", "DeviceActivationCache", "MatchCache", "Selector", "clear_caches",
+           "compile_selector", "validate_selector"]

@@ -430,8 +430,11 @@ def ast_depth(e: Expr) -> int:
 
 def parse(src: str) -> tuple[Expr | None, list[tuple[int, str]], dict[int, int]]:
     """Parse ``src``: (AST or None, errors, id → offset)."""
+    from dractl.cel.limits import deep_recursion
+
     p = Parser(src)
-    e = p.parse()
+    with deep_recursion():
+        e = p.parse()
     return e, p.errors, p.offsets
 
 
