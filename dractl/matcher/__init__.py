@@ -1,8 +1,10 @@
 """The embedded allocator: the Kubernetes structured allocator's semantics, with a trace.
 
-Public API (see :mod:`dractl.matcher.api`): ``allocate``, ``AllocationInputs``,
-``AllocatedState``, ``NodeOutcome``, ``AllocationTrace``, ``Decision``, ``Reason``;
-``Allocator`` (engine) for many nodes against one cluster state; and
+Public API: the data in :mod:`dractl.matcher.api` (``AllocationInputs``,
+``AllocatedState``, ``NodeOutcome``, ``AllocationTrace``, ``Decision``, ``Reason``);
+``allocate`` and ``Allocator`` (engine; an Allocator serves many nodes against one
+cluster state); ``CelPrograms`` (the CEL cache an Allocator takes); the
+implementation choice in :mod:`dractl.matcher.implementations`; and
 ``dractl.matcher.conformance.run_case`` for the shared conformance format.
 """
 
@@ -15,11 +17,13 @@ from dractl.matcher.api import (
     NodeOutcome,
     Reason,
     RequestCount,
-    allocate,
 )
-from dractl.matcher.engine import Allocator
+from dractl.matcher.engine import Allocator, allocate
+from dractl.matcher.implementations import IMPLEMENTATIONS, UnsupportedFeatures, choose
+from dractl.matcher.selection import CelPrograms
 
 __all__ = [
-    "FIXED_SHARE_ID", "AllocatedState", "AllocationInputs", "AllocationTrace", "Allocator", "Decision",
-    "NodeOutcome", "Reason", "RequestCount", "allocate",
+    "FIXED_SHARE_ID", "IMPLEMENTATIONS", "AllocatedState", "AllocationInputs", "AllocationTrace", "Allocator",
+    "CelPrograms", "Decision", "NodeOutcome", "Reason", "RequestCount", "UnsupportedFeatures", "allocate",
+    "choose",
 ]

@@ -1,10 +1,10 @@
-"""The matcher's public contract: inputs, outcome, trace and reason codes.
+"""The matcher's public contract: inputs, outcome, trace and reason codes (pure data).
 
-``allocate(inputs, features)`` answers, for one node, what kube-scheduler's DRA
-plugin (the structured allocator in k8s.io/dynamic-resource-allocation) would
-answer: an allocation for every claim, "cannot be allocated on this node", or an
-allocation error.  Everything here is frozen data; the engine lives in
-:mod:`dractl.matcher.engine` and friends.
+``dractl.matcher.allocate(inputs, features)`` (in :mod:`dractl.matcher.engine`)
+answers, for one node, what kube-scheduler's DRA plugin (the structured allocator in
+k8s.io/dynamic-resource-allocation) would answer: an allocation for every claim,
+"cannot be allocated on this node", or an allocation error.  Everything here is
+frozen data and imports nothing of the engine.
 
 To evaluate many nodes against the same cluster state (kube-scheduler's Filter
 pattern), build one :class:`dractl.matcher.engine.Allocator` and call its
@@ -14,12 +14,13 @@ between nodes that publish identical devices.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-from dractl.model.features import Features
+from dractl.matcher.capacity import add_quantities
+from dractl.matcher.serialize import allocation_to_dict
 from dractl.model.objects import (
     AllocationResult,
     DeviceClass,
@@ -181,6 +182,11 @@ class NodeOutcome:
     - ``error``: ``error`` has Kubernetes' message.  ``error_scope`` is ``"pod"`` when
       kube-scheduler would abort scheduling of the pod (CEL errors, limits, bad
       requests) and ``"node"`` when only this node fails (invalid resource pools).
+
+    ``implementation`` names the allocator implementation that answered (``stable``,
+    ``incubating`` or ``experimental``); ``warnings`` are problems that did not change
+    the answer's validity but that Kubernetes reports elsewhere (a DeviceTaintRule
+    selector failing on a device: the taint controller's Warning event).
     """
 
     node: str
@@ -189,11 +195,11 @@ class NodeOutcome:
     error: str | None = None
     error_scope: Literal["pod", "node"] | None = None
     trace: AllocationTrace = field(default_factory=AllocationTrace)
+    implementation: str = ""
+    warnings: tuple[str, ...] = ()
 
     def results_dicts(self) -> list[dict[str, Any]]:
         """The results as resource.k8s.io/v1 AllocationResult dicts (no timestamp)."""
-        from dractl.matcher.results import allocation_to_dict
-
         return [allocation_to_dict(r) for r in self.results]
 
 
@@ -215,21 +221,37 @@ class AllocatedState:
         """The state that kube-scheduler derives from allocated claims: admin-access
         results are left out; results with a share ID count as shares (and their
         consumed capacity adds up); all others mark the device as in use."""
-        devices: set[str] = set()
-        shares: set[str] = set()
-        capacity: dict[str, dict[str, Quantity]] = {}
-        for claim in claims:
-            for res in claim.allocation.results if claim.allocation else ():
+        return cls().add(claim.allocation for claim in claims if claim.allocation)
+
+    def add(self, results: Iterable[AllocationResult]) -> AllocatedState:
+        """This state plus allocation results (e.g. a NodeOutcome's ``results``), the way
+        :meth:`from_claims` counts them: a new state, this one is unchanged.  Cost is
+        proportional to the devices added plus one copy of the id sets; shared counters
+        need nothing extra (they are derived from the allocated devices)."""
+        devices: set[str] | None = None
+        shares: set[str] | None = None
+        capacity: dict[str, dict[str, Quantity]] | None = None
+        for result in results:
+            for res in result.results:
                 if res.admin_access:
                     continue
                 if res.share_id is None:
+                    if devices is None:
+                        devices = set(self.devices)
                     devices.add(res.device_id)
                     continue
+                if shares is None:
+                    shares = set(self.shares)
                 shares.add(f"{res.device_id}/{res.share_id}")
-                for name, q in (res.consumed_capacity or {}).items():
-                    capacity.setdefault(res.device_id, {})[name] = _add(
-                        capacity.get(res.device_id, {}).get(name), q)
-        return cls(frozenset(devices), frozenset(shares), capacity)
+                if res.consumed_capacity:
+                    if capacity is None:
+                        capacity = {k: dict(v) for k, v in self.capacity.items()}
+                    per_device = capacity.setdefault(res.device_id, {})
+                    for name, q in res.consumed_capacity.items():
+                        per_device[name] = _add(per_device.get(name), q)
+        return AllocatedState(frozenset(devices) if devices is not None else self.devices,
+                              frozenset(shares) if shares is not None else self.shares,
+                              capacity if capacity is not None else self.capacity)
 
     def device_allocated(self, device_id: str) -> bool:
         """Whether the device carries committed allocations of any kind."""
@@ -240,11 +262,7 @@ class AllocatedState:
 
 
 def _add(a: Quantity | None, b: Quantity) -> Quantity:
-    if a is None:
-        return b
-    from dractl.matcher.capacity import add_quantities
-
-    return add_quantities(a, b)
+    return b if a is None else add_quantities(a, b)
 
 
 @dataclass(frozen=True)
@@ -264,19 +282,3 @@ class AllocationInputs:
     claims: Sequence[ResourceClaim]
     taint_rules: Sequence[DeviceTaintRule] = ()
     allocated: AllocatedState = field(default_factory=AllocatedState)
-
-
-def allocate(inputs: AllocationInputs, features: Features, *, trace: bool = True,
-             share_ids: Callable[[], str] | None = None, max_steps: int | None = None) -> NodeOutcome:
-    """Allocate ``inputs.claims`` on ``inputs.node`` like the Kubernetes allocator.
-
-    ``trace`` keeps decisions (never changes the result); ``share_ids`` generates
-    share IDs for multi-allocatable devices (default: random UUIDs); ``max_steps``
-    bounds the search: when exceeded, the outcome is an ``error`` saying so.
-    Never raises for data problems: they become an ``error`` outcome.
-    """
-    from dractl.matcher.engine import Allocator
-
-    allocator = Allocator(inputs.device_classes, inputs.slices, features, allocated=inputs.allocated,
-                          taint_rules=inputs.taint_rules, share_ids=share_ids)
-    return allocator.allocate(inputs.node, inputs.claims, trace=trace, max_steps=max_steps)

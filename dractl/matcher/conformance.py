@@ -14,6 +14,8 @@ from typing import Any
 
 from dractl.matcher.api import FIXED_SHARE_ID, AllocatedState, NodeOutcome
 from dractl.matcher.engine import Allocator
+from dractl.matcher.implementations import IMPLEMENTATIONS, supporting
+from dractl.matcher.selection import CelPrograms
 from dractl.model.build import build_object
 from dractl.model.features import Features
 from dractl.model.objects import DeviceClass, Node, ResourceClaim, ResourceSlice
@@ -31,10 +33,13 @@ class LoadedCase:
     claims: tuple[ResourceClaim, ...]
     allocated: AllocatedState
 
-    def allocator(self) -> Allocator:
-        """A fresh allocator (fresh caches) with the fixed share ID."""
+    def allocator(self, implementation: str = "auto", cel_cache: CelPrograms | None = None) -> Allocator:
+        """A fresh allocator with the fixed share ID; fresh CEL caches unless ``cel_cache``
+        is given (compile_selector's own LRU in dractl.cel still applies: see
+        ``dractl.cel.clear_caches``)."""
         return Allocator(self.classes, self.slices, self.features, allocated=self.allocated,
-                         share_ids=lambda: FIXED_SHARE_ID)
+                         share_ids=lambda: FIXED_SHARE_ID, implementation=implementation,
+                         cel_cache=cel_cache)
 
 
 def _objects(raw: Sequence[Mapping[str, Any]] | None) -> list[Any]:
@@ -63,9 +68,30 @@ def outcome_dict(outcome: NodeOutcome) -> dict[str, Any]:
             "error": outcome.error}
 
 
-def run_case(case: Mapping[str, Any]) -> dict[str, Any]:
+LEXICOGRAPHICAL_REASON = ("upstream runs TestLexicographicalAllocator against incubating and experimental "
+                          "only: stable does not sort pools and slices")
+
+
+def implementations_for(case: Mapping[str, Any]) -> dict[str, str | None]:
+    """Each implementation -> None when upstream's shared test runs the case against it,
+    else the reason it does not (as the upstream test skips it)."""
+    features = Features.from_mapping(case.get("features") or {})
+    able = supporting(features)
+    out: dict[str, str | None] = {}
+    for impl in IMPLEMENTATIONS:
+        if impl not in able:
+            out[impl] = f"required feature(s) not supported by the {impl} allocator"
+        elif impl == "stable" and case.get("source") == "TestLexicographicalAllocator":
+            out[impl] = LEXICOGRAPHICAL_REASON
+        else:
+            out[impl] = None
+    return out
+
+
+def run_case(case: Mapping[str, Any], implementation: str = "auto") -> dict[str, Any]:
     """Allocate the case's claims on its node: ``{"results": [AllocationResult dicts],
-    "error": str | None}``; empty results and no error mean "cannot allocate here"."""
+    "error": str | None}``; empty results and no error mean "cannot allocate here".
+    ``implementation``: as for :class:`Allocator` (``auto``: what Kubernetes picks)."""
     loaded = load_case(case)
-    outcome = loaded.allocator().allocate(loaded.nodes[0], loaded.claims)
+    outcome = loaded.allocator(implementation).allocate(loaded.nodes[0], loaded.claims)
     return outcome_dict(outcome)

@@ -171,10 +171,11 @@ class DistinctAttribute(_Scoped):
 AnyConstraint = MatchAttribute | DistinctAttribute
 
 
-def build(spec: DeviceConstraint, list_types: bool) -> AnyConstraint:
-    """A fresh constraint for one allocation; raises UnsupportedConstraint."""
+def build(spec: DeviceConstraint, list_types: bool, distinct_supported: bool = True) -> AnyConstraint:
+    """A fresh constraint for one allocation; raises UnsupportedConstraint.
+    ``distinct_supported`` False: the stable implementation, which only knows matchAttribute."""
     if spec.match_attribute is not None:
         return MatchAttribute(spec.requests, spec.match_attribute, list_types)
-    if spec.distinct_attribute is not None:
+    if spec.distinct_attribute is not None and distinct_supported:
         return DistinctAttribute(spec.requests, spec.distinct_attribute, list_types)
     raise UnsupportedConstraint()

@@ -1,10 +1,22 @@
 """The Allocator: one cluster state, allocated against one node at a time.
 
-``Allocator(...)`` indexes the slices by node and prepares what is the same for
-every node (classes, committed state, taints from DeviceTaintRules, the selector
-result cache).  ``allocate(node, claims)`` runs the stages for one node:
+``Allocator(...)`` picks the allocator implementation Kubernetes would use (see
+:mod:`dractl.matcher.implementations`), indexes the slices by node and prepares what
+is the same for every node (classes, committed state, taints from DeviceTaintRules,
+the selector result cache).  ``allocate(node, claims)`` runs the stages for one node:
 ``pools.gather`` → ``requests.prepare_claim`` → ``search.allocate_one`` →
-``results.build``, and returns a :class:`NodeOutcome`.
+``results.build``, and returns a :class:`NodeOutcome`.  :func:`allocate` is the
+one-shot form over :class:`AllocationInputs`.
+
+Where the implementations differ, ``stable`` (GA features only):
+
+- walks pools and slices in input order (no sorting; pools with binding conditions
+  are not moved last) and always takes slices that hold shared counters;
+- knows no ``distinctAttribute`` ("empty constraint (unsupported constraint type?)")
+  and ignores capacity requests (incubating rejects them while DRAConsumableCapacity
+  is off);
+- sees only exclusively allocated devices in the allocated state (shares and consumed
+  capacity of other claims are invisible to it, also for shared counters).
 """
 
 from __future__ import annotations
@@ -13,19 +25,22 @@ import sys
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any
 
 from dractl.matcher import candidates as cand_mod
 from dractl.matcher import constraints as cons_mod
 from dractl.matcher import counters, pools, results
-from dractl.matcher.api import AllocatedState, NodeOutcome, Reason
+from dractl.matcher.api import AllocatedState, AllocationInputs, NodeOutcome, Reason
 from dractl.matcher.candidates import Candidate
+from dractl.matcher.implementations import Implementation, choose
 from dractl.matcher.nodes import NodeSelectorError, node_matches
 from dractl.matcher.placement import Placer
 from dractl.matcher.pruning import Pruner
 from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref, prepare_claim
 from dractl.matcher.search import DONE, Search, StepLimit
-from dractl.matcher.selection import SelectorCache, SelectorFailure
-from dractl.matcher.taints import EffectiveTaint, effective_taints
+from dractl.matcher.selection import CelPrograms, SelectorCache, SelectorFailure
+from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
 from dractl.model.features import Features
 from dractl.model.objects import Device, DeviceClass, DeviceTaintRule, Node, ResourceClaim, ResourceSlice
@@ -34,16 +49,24 @@ from dractl.model.objects import Device, DeviceClass, DeviceTaintRule, Node, Res
 class Allocator:
     """Reusable across nodes (kube-scheduler's Filter pattern); not thread-safe.
 
+    ``implementation``: ``auto`` (what Kubernetes picks for ``features``) or one of
+    ``stable``/``incubating``/``experimental``; raises ValueError (UnsupportedFeatures)
+    when the forced one does not support the enabled features, as upstream does.
+    ``cel_cache``: compiled selectors and converted devices to use (and fill); pass one
+    :class:`CelPrograms` to many Allocators to share them, None makes a fresh one.
     ``share_ids`` makes share IDs for multi-allocatable devices (default: uuid4).
     Selector results are cached for the Allocator's lifetime: build a new one when
-    the cluster state changes.
+    the devices change (the allocated state may change per call, see :meth:`allocate`).
     """
 
     def __init__(self, device_classes: Sequence[DeviceClass], slices: Sequence[ResourceSlice],
                  features: Features, *, allocated: AllocatedState | None = None,
                  taint_rules: Sequence[DeviceTaintRule] = (),
-                 share_ids: Callable[[], str] | None = None) -> None:
+                 share_ids: Callable[[], str] | None = None, implementation: str = "auto",
+                 cel_cache: CelPrograms | None = None) -> None:
         self.features = features
+        self.implementation: Implementation = choose(features, implementation)
+        self.stable = self.implementation == "stable"
         self.classes = {c.meta.name: c for c in device_classes}
         self.all_slices = list(slices)
         self.on_node: dict[str, list[ResourceSlice]] = {}
@@ -51,14 +74,14 @@ class Allocator:
         for s in self.all_slices:
             (self.on_node.setdefault(s.node_name, []) if s.node_name else self.shared).append(s)
         self.allocated = allocated or AllocatedState()
-        self.committed_capacity = {dev: {k: q.value for k, q in caps.items()}
-                                   for dev, caps in self.allocated.capacity.items()}
-        self.allocated_ids = (set(self.allocated.devices) | set(self.committed_capacity)
-                              | {s.rsplit("/", 1)[0] for s in self.allocated.shares})
+        self._state = _State(self.allocated, self.stable)
         use_rules = features.device_taints and features.device_taint_rules
         self.rules = tuple(taint_rules) if use_rules else ()
         self._taints: dict[int, tuple[Device, tuple[EffectiveTaint, ...]]] = {}
-        self.selectors = SelectorCache(features)
+        self.rule_errors: dict[tuple[str, str, str], str] = {}
+        """(rule, selector, device id) -> message: DeviceTaintRule selectors that failed."""
+        self.cel_cache = cel_cache if cel_cache is not None else CelPrograms()
+        self.selectors = SelectorCache(features, self.cel_cache)
         self.share_ids = share_ids or (lambda: str(uuid.uuid4()))
 
     def taints_of(self, device: Device) -> tuple[EffectiveTaint, ...]:
@@ -66,29 +89,74 @@ class Allocator:
             return ()
         hit = self._taints.get(id(device))
         if hit is None or hit[0] is not device:
-            hit = (device, effective_taints(device, self.rules, self._rule_cel, self.classes))
+            def failed(rule: DeviceTaintRule, which: str, message: str) -> None:
+                dev_id = f"{device.driver}/{device.pool}/{device.name}"
+                self.rule_errors[(rule.meta.name, which, dev_id)] = message
+
+            hit = (device, effective_taints(device, self.rules, self._rule_cel, self.classes, failed))
             self._taints[id(device)] = hit
         return hit[1]
 
     def _rule_cel(self, expression: str, device: Device) -> bool:
         try:
             return self.selectors.matches(expression, device)
-        except SelectorFailure:
-            return False  # a rule whose selector cannot be evaluated does not taint the device
+        except SelectorFailure as fail:
+            raise RuleSelectorError(("CEL compile error: " if fail.compile_error else "runtime error: ")
+                                    + fail.message) from None
 
     def allocate(self, node: Node | None, claims: Sequence[ResourceClaim], *, trace: bool = True,
-                 max_steps: int | None = None) -> NodeOutcome:
-        """Allocate ``claims`` together on ``node``; see :class:`NodeOutcome`."""
-        run = _Run(self, node, claims, Recorder(trace), max_steps)
+                 max_steps: int | None = None, allocated: AllocatedState | None = None) -> NodeOutcome:
+        """Allocate ``claims`` together on ``node``; see :class:`NodeOutcome`.
+        ``allocated`` replaces the Allocator's allocated state for this call (capacity
+        simulations: one Allocator, a growing state, see :meth:`AllocatedState.add`)."""
+        fresh = allocated is not None and allocated is not self.allocated
+        state = _State(allocated, self.stable) if fresh and allocated is not None else self._state
+        run = _Run(self, node, claims, Recorder(trace), max_steps, state)
         return run.outcome()
+
+
+class _State:
+    """The allocated state as the implementation sees it (stable: exclusive devices only)."""
+
+    __slots__ = ("allocated_ids", "committed_capacity", "devices")
+
+    def __init__(self, allocated: AllocatedState, stable: bool) -> None:
+        self.devices = allocated.devices
+        if stable:
+            self.committed_capacity: dict[str, dict[str, Fraction]] = {}
+            self.allocated_ids: frozenset[str] | set[str] = allocated.devices
+            return
+        self.committed_capacity = {dev: {k: q.value for k, q in caps.items()}
+                                   for dev, caps in allocated.capacity.items()}
+        self.allocated_ids = (set(allocated.devices) | set(self.committed_capacity)
+                              | {s.rsplit("/", 1)[0] for s in allocated.shares})
+
+
+def allocate(inputs: AllocationInputs, features: Features, *, trace: bool = True,
+             share_ids: Callable[[], str] | None = None, max_steps: int | None = None,
+             implementation: str = "auto", cel_cache: CelPrograms | None = None) -> NodeOutcome:
+    """Allocate ``inputs.claims`` on ``inputs.node`` like the Kubernetes allocator.
+
+    ``trace`` keeps decisions (never changes the result); ``share_ids`` generates
+    share IDs for multi-allocatable devices (default: random UUIDs); ``max_steps``
+    bounds the search: when exceeded, the outcome is an ``error`` saying so;
+    ``implementation`` and ``cel_cache`` as for :class:`Allocator`.
+    Never raises for data problems: they become an ``error`` outcome (a forced
+    implementation that does not support the features raises ValueError).
+    """
+    allocator = Allocator(inputs.device_classes, inputs.slices, features, allocated=inputs.allocated,
+                          taint_rules=inputs.taint_rules, share_ids=share_ids, implementation=implementation,
+                          cel_cache=cel_cache)
+    return allocator.allocate(inputs.node, inputs.claims, trace=trace, max_steps=max_steps)
 
 
 class _Run:
     """One Allocate call."""
 
     def __init__(self, owner: Allocator, node: Node | None, claims: Sequence[ResourceClaim],
-                 recorder: Recorder, max_steps: int | None) -> None:
+                 recorder: Recorder, max_steps: int | None, state: _State) -> None:
         self.a = owner
+        self.state = state
         self.f = owner.features
         self.node = node
         self.node_name = node.meta.name if node is not None else ""
@@ -96,6 +164,7 @@ class _Run:
         self.rec = recorder
         self.max_steps = max_steps
         self.search: Search | None = None
+        self.seen_ids: set[str] = set()
 
     def outcome(self) -> NodeOutcome:
         try:
@@ -108,18 +177,37 @@ class _Run:
 
     def _error(self, message: str, scope: str) -> NodeOutcome:
         steps = self.search.steps if self.search else 0
-        return NodeOutcome(self.node_name, "error", error=message, error_scope=scope,  # type: ignore[arg-type]
-                           trace=self.rec.finish(steps, 0, {}))
+        return self._node_outcome("error", error=message, error_scope=scope,
+                                  trace=self.rec.finish(steps, 0, {}))
+
+    def _node_outcome(self, status: str, **kw: Any) -> NodeOutcome:
+        return NodeOutcome(self.node_name, status, implementation=self.a.implementation,  # type: ignore[arg-type]
+                           warnings=self._warnings(), **kw)
+
+    def _warnings(self) -> tuple[str, ...]:
+        if not self.a.rule_errors:
+            return ()
+        seen = self.seen_ids
+        return tuple(f"DeviceTaintRule {rule}: {which} on device {dev}: {msg} (the rule does not taint "
+                     "this device, as in Kubernetes)"
+                     for (rule, which, dev), msg in self.a.rule_errors.items() if dev in seen)
 
     def _outcome(self) -> NodeOutcome:
-        slices = self.a.on_node.get(self.node_name, []) + self.a.shared if self.node_name else self.a.shared
+        if self.a.stable:
+            slices = self.a.all_slices
+        elif self.node_name:
+            slices = self.a.on_node.get(self.node_name, []) + self.a.shared
+        else:
+            slices = self.a.shared
         try:
-            found = pools.gather(slices, self.node, self.f, self.a.all_slices)
+            found = pools.gather(slices, self.node, self.f, self.a.all_slices, stable=self.a.stable)
         except pools.PoolError as err:
             raise RequestError(f"gather pool information: {err}") from err
         self._note_pools(found)
         cands, by_pool = cand_mod.flatten(found, self.a.taints_of,
                                           self.f.consumable_capacity)
+        if self.a.rule_errors:
+            self.seen_ids = {c.id for group in by_pool.values() for c in group}
         placer = self._placer(found)
         reqs = self._prepare(found, by_pool, placer)
         pruner = Pruner.build(reqs, cands, placer, self.f, self.selectable) if reqs else None
@@ -130,9 +218,9 @@ class _Run:
         if code != DONE:
             trace = self.rec.finish(self.search.steps, pruned, {})
             if any(p.invalid for p in found):
-                return NodeOutcome(self.node_name, "error", error="invalid resource pools were encountered",
-                                   error_scope="node", trace=trace)
-            return NodeOutcome(self.node_name, "unallocatable", trace=trace)
+                return self._node_outcome("error", error="invalid resource pools were encountered",
+                                          error_scope="node", trace=trace)
+            return self._node_outcome("unallocatable", trace=trace)
         return self._allocated(reqs, placer, pruned)
 
     def _note_pools(self, found: list[pools.Pool]) -> None:
@@ -147,11 +235,11 @@ class _Run:
 
         def available_for(pool: pools.Pool) -> counters.CounterSets:
             if pool.id not in avail:
-                avail[pool.id] = counters.available(pool, self.a.allocated_ids.__contains__)
+                avail[pool.id] = counters.available(pool, self.state.allocated_ids.__contains__)
             return avail[pool.id]
 
         book = counters.CounterBook(available_for)
-        return Placer(self.f, len(self.claims), self.a.allocated.devices, self.a.committed_capacity, [],
+        return Placer(self.f, len(self.claims), self.state.devices, self.state.committed_capacity, [],
                       book, self.selectable, self.rec, self.a.share_ids)
 
     def _prepare(self, found: list[pools.Pool], by_pool: dict[str, list[Candidate]],
@@ -169,7 +257,8 @@ class _Run:
         reqs = []
         for ci, claim in enumerate(self.claims):
             reqs.append(prepare_claim(ci, claim, self.a.classes, self.f, found, by_pool, selectable,
-                                      fits if self.f.consumable_capacity else None))
+                                      fits if self.f.consumable_capacity else None,
+                                      capacity_known=not self.a.stable))
             placer.constraints.append(self._constraints(claim))
         return reqs
 
@@ -177,7 +266,7 @@ class _Run:
         out = []
         for i, spec in enumerate(claim.spec.constraints):
             try:
-                out.append(cons_mod.build(spec, self.f.list_type_attributes))
+                out.append(cons_mod.build(spec, self.f.list_type_attributes, not self.a.stable))
             except cons_mod.UnsupportedConstraint:
                 raise RequestError(f"claim {claim_ref(claim)}, constraint #{i}: empty constraint "
                                    "(unsupported constraint type?)") from None
@@ -239,7 +328,7 @@ class _Run:
             for p in placer.results[ci]:
                 chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
         trace = self.rec.finish(self.search.steps, pruned, chosen_ids)
-        return NodeOutcome(self.node_name, "allocated", tuple(out), trace=trace)
+        return self._node_outcome("allocated", results=tuple(out), trace=trace)
 
 
 @contextmanager

@@ -19,8 +19,7 @@ from dractl.matcher.api import Reason
 from dractl.matcher.candidates import Candidate
 from dractl.matcher.constraints import AnyConstraint, MatchAttribute
 from dractl.matcher.counters import CounterBook
-from dractl.matcher.requests import Req, Verdict
-from dractl.matcher.search import Undo, constraint_error
+from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref
 from dractl.matcher.taints import blocking_taint
 from dractl.matcher.tracing import Recorder
 from dractl.model.features import Features
@@ -37,6 +36,14 @@ class Placed:
     cand: Candidate
     share_id: str | None
     consumed: Mapping[str, Quantity] | None
+
+
+Undo = Callable[[], None]
+
+
+def constraint_error(req: Req, cand: Candidate) -> RequestError:
+    return RequestError(f"claim {claim_ref(req.claim)}, request {req.name}: cannot add device {cand.id} "
+                        "because a claim constraint would not be satisfied", Reason.CONSTRAINT_MISMATCH.value)
 
 
 class Placer:

@@ -3,9 +3,13 @@
 The rules are the structured allocator's: only the newest generation of a pool
 counts; a pool whose slices are not all published is *incomplete* (never
 allocated from, and "All" requests fail on it); a pool with duplicate device
-names or bad counter references is *invalid*.  Pools come sorted by
-(driver, pool), slices by name, and pools with binding conditions go last: that
-is the device search order.
+names or bad counter references is *invalid*.
+
+Search order: ``incubating``/``experimental`` sort pools by (driver, pool) and slices
+by name, and put pools with binding conditions last.  ``stable`` sorts nothing: pools
+come in the order their first slice appears in the input (the lister's order) and
+slices in input order; it also always takes slices that hold shared counters, whatever
+their node selection.
 """
 
 from __future__ import annotations
@@ -45,26 +49,31 @@ class Pool:
 
 
 def gather(slices_for_node: Sequence[ResourceSlice], node: Node | None, features: Features,
-           all_slices: Sequence[ResourceSlice]) -> list[Pool]:
-    """All pools with devices for ``node``, in search order; raises PoolError."""
+           all_slices: Sequence[ResourceSlice], *, stable: bool = False) -> list[Pool]:
+    """All pools with devices for ``node``, in search order; raises PoolError.
+    ``stable``: the stable implementation's rules (no sorting; see the module doc)."""
     by_pool: dict[tuple[str, str], list[ResourceSlice]] = {}
     for s in slices_for_node:
-        if _relevant(s, node, features):
+        if _relevant(s, node, features, stable):
             _add_slice(by_pool, s)
     plain: list[Pool] = []
     binding: list[Pool] = []
     for (driver, name), members in by_pool.items():
-        pool = _pool_for(driver, name, members, features, all_slices)
+        pool = _pool_for(driver, name, members, features, all_slices, stable)
         if pool is not None:
-            (binding if _has_binding_conditions(pool) else plain).append(pool)
+            (binding if not stable and _has_binding_conditions(pool) else plain).append(pool)
+    if stable:
+        return plain
     plain.sort(key=lambda p: (p.driver, p.name))
     binding.sort(key=lambda p: (p.driver, p.name))
     return plain + binding
 
 
-def _relevant(s: ResourceSlice, node: Node | None, features: Features) -> bool:
+def _relevant(s: ResourceSlice, node: Node | None, features: Features, stable: bool) -> bool:
     if not features.partitionable_devices and (s.per_device_node_selection is not None or s.shared_counters):
         return False
+    if stable and s.shared_counters:
+        return True  # stable: counter sets are needed whatever the slice's node selection
     try:
         if s.node_name or s.all_nodes or s.node_selector is not None:
             return node_matches(node, s.node_name or "", bool(s.all_nodes), s.node_selector)
@@ -86,11 +95,11 @@ def _add_slice(by_pool: dict[tuple[str, str], list[ResourceSlice]], s: ResourceS
 
 
 def _pool_for(driver: str, name: str, members: list[ResourceSlice], features: Features,
-              all_slices: Sequence[ResourceSlice]) -> Pool | None:
+              all_slices: Sequence[ResourceSlice], stable: bool) -> Pool | None:
     """Build the pool, or None when a newer generation exists that this node can't see."""
     expected = members[0].pool.resource_slice_count
     if len(members) == expected:
-        return _build(driver, name, members, features, ())
+        return _build(driver, name, members, features, (), stable)
     generation = members[0].pool.generation
     whole: list[ResourceSlice] = []
     for s in all_slices:
@@ -102,12 +111,13 @@ def _pool_for(driver: str, name: str, members: list[ResourceSlice], features: Fe
             whole.append(s)
     if len(whole) != expected:
         return Pool(driver, name, incomplete=True)
-    return _build(driver, name, members, features, whole)
+    return _build(driver, name, members, features, whole, stable)
 
 
 def _build(driver: str, name: str, members: list[ResourceSlice], features: Features,
-           whole: Sequence[ResourceSlice]) -> Pool:
-    members = sorted(members, key=lambda s: s.meta.name)
+           whole: Sequence[ResourceSlice], stable: bool) -> Pool:
+    if not stable:
+        members = sorted(members, key=lambda s: s.meta.name)
     counter_slices = [s for s in members if features.partitionable_devices and s.shared_counters]
     device_slices = [s for s in members if not (features.partitionable_devices and s.shared_counters)]
     other: list[ResourceSlice] = []

@@ -82,13 +82,14 @@ def _entry(ci: int, ri: int, si: int, claim: ResourceClaim, req: ExactDeviceRequ
                req.tolerations, req.capacity_requests)
 
 
-def _check_feature_use(claim: ResourceClaim, request: DeviceRequest, features: Features) -> None:
+def _check_feature_use(claim: ResourceClaim, request: DeviceRequest, features: Features,
+                       capacity_known: bool) -> None:
     ref = claim_ref(claim)
     if request.first_available and not features.prioritized_list:
         raise RequestError(f"claim {ref}, request {request.name}: has subrequests, but the "
                            "DRAPrioritizedList feature is disabled", "feature-disabled")
-    if features.consumable_capacity:
-        return
+    if features.consumable_capacity or not capacity_known:
+        return  # stable does not know capacity requests: it ignores them
     if request.exactly is not None and request.exactly.capacity_requests is not None:
         raise RequestError(f"claim {ref}, request {request.name}: has capacity requests, but the "
                            "DRAConsumableCapacity feature is disabled", "feature-disabled")
@@ -144,12 +145,13 @@ def _size(entry: Req, pools: Sequence[Pool], by_pool: Mapping[str, list[Candidat
 
 def prepare_claim(ci: int, claim: ResourceClaim, classes: Mapping[str, DeviceClass], features: Features,
                   pools: Sequence[Pool], by_pool: Mapping[str, list[Candidate]], selectable: Selectable,
-                  fits: Fits | None) -> list[list[Req]]:
-    """One list per request: its single entry, or one entry per subrequest."""
+                  fits: Fits | None, *, capacity_known: bool = True) -> list[list[Req]]:
+    """One list per request: its single entry, or one entry per subrequest.
+    ``capacity_known`` False (stable): capacity requests are ignored, not an error."""
     out: list[list[Req]] = []
     minimum = 0
     for ri, request in enumerate(claim.spec.requests):
-        _check_feature_use(claim, request, features)
+        _check_feature_use(claim, request, features, capacity_known)
         subs: Sequence[ExactDeviceRequest | DeviceSubRequest] = request.first_available
         if not subs:
             subs = (request.exactly,) if request.exactly is not None else (ExactDeviceRequest(""),)

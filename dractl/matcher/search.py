@@ -13,12 +13,11 @@ may try a smaller subrequest).  Fatal problems raise ``RequestError``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dractl.matcher.api import RESULTS_MAX_SIZE, Reason
 from dractl.matcher.candidates import Candidate
-from dractl.matcher.requests import Req, RequestError, claim_ref
+from dractl.matcher.requests import Req
 
 if TYPE_CHECKING:
     from dractl.matcher.placement import Placer
@@ -115,10 +114,3 @@ class Search:
                 return EXCEEDED
         return FAIL
 
-
-def constraint_error(req: Req, cand: Candidate) -> RequestError:
-    return RequestError(f"claim {claim_ref(req.claim)}, request {req.name}: cannot add device {cand.id} "
-                        "because a claim constraint would not be satisfied", Reason.CONSTRAINT_MISMATCH.value)
-
-
-Undo = Callable[[], None]

@@ -1,27 +1,37 @@
 """Selector evaluation for the matcher, with the caches that make it cheap.
 
-Compiled programs are cached process-wide per (expression, features).  Results
-are cached per :class:`SelectorCache` (one per Allocator, i.e. per scheduling
-cycle) keyed by the expression and a *fingerprint* of what CEL can see of a
-device (driver, attributes, capacity, allowMultipleAllocations): nodes that
-publish identical devices share results.  Runtime errors are cached too and
-re-worded with the device they happened on.
+Two caches, both owned by whoever creates them (nothing here is module state):
+
+- :class:`CelPrograms` holds compiled selector programs (bounded, least recently used
+  dropped first) and the CEL view of each device.  The Go allocator takes its CEL cache
+  as an argument (``NewAllocator(..., celCache)``); so does :class:`Allocator`: pass one
+  ``CelPrograms`` to many Allocators to share compilations, or let each make its own.
+- :class:`SelectorCache` holds selector *results* for one Allocator (one cluster state),
+  keyed by the expression and a *fingerprint* of what CEL can see of a device (driver,
+  attributes, capacity, allowMultipleAllocations): nodes that publish identical devices
+  share results.  Runtime errors are cached too and re-worded with the device they
+  happened on.
 
 ``dractl.cel`` is imported lazily so the matcher imports without it.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
 from dractl.model.objects import Device
 
+if TYPE_CHECKING:
+    from dractl.cel.activation import DeviceActivationCache
+
 
 class CompiledSelector(Protocol):
-    def matches(self, device: Device, *, cost_limit: int = ...) -> bool: ...
+    def matches(self, device: Device, *, cost_limit: int = ...,
+                activations: DeviceActivationCache | None = ...) -> bool: ...
 
 
 class SelectorFailure(Exception):
@@ -33,24 +43,53 @@ class SelectorFailure(Exception):
         self.compile_error = compile_error
 
 
-_COMPILED: dict[tuple[str, Features], CompiledSelector | CelCompileError] = {}
+class CelPrograms:
+    """Compiled selectors (the allocator's "stored expression" environment) and converted
+    devices, bounded; one per owner.  ``compiles`` counts cache misses (benchmarks)."""
 
+    def __init__(self, max_programs: int = 4096, max_devices: int = 65536) -> None:
+        self.max_programs = max_programs
+        self.max_devices = max_devices
+        self._programs: OrderedDict[str, CompiledSelector | CelCompileError] = OrderedDict()
+        self._activations: Any = None
+        self.compiles = 0
 
-def compiled(expression: str, features: Features) -> CompiledSelector:
-    """The compiled selector (cached); raises SelectorFailure for compile errors."""
-    key = (expression, features)
-    entry = _COMPILED.get(key)
-    if entry is None:
-        from dractl.cel import compile_selector
+    @property
+    def activations(self) -> DeviceActivationCache:
+        if self._activations is None:
+            from dractl.cel import DeviceActivationCache
 
-        try:
-            entry = compile_selector(expression, env="stored", features=features)
-        except CelCompileError as err:
-            entry = err
-        _COMPILED[key] = entry
-    if isinstance(entry, CelCompileError):
-        raise SelectorFailure(entry.message, compile_error=True)
-    return entry
+            self._activations = DeviceActivationCache(self.max_devices)
+        cache: DeviceActivationCache = self._activations
+        return cache
+
+    def compiled(self, expression: str) -> CompiledSelector:
+        """The compiled selector; raises SelectorFailure for compile errors."""
+        entry = self._programs.get(expression)
+        if entry is None:
+            from dractl.cel import compile_selector
+
+            self.compiles += 1
+            try:
+                entry = compile_selector(expression, env="stored")
+            except CelCompileError as err:
+                entry = err
+            self._programs[expression] = entry
+            if len(self._programs) > self.max_programs:
+                self._programs.popitem(last=False)
+        else:
+            self._programs.move_to_end(expression)
+        if isinstance(entry, CelCompileError):
+            raise SelectorFailure(entry.message, compile_error=True)
+        return entry
+
+    def clear(self) -> None:
+        self._programs.clear()
+        if self._activations is not None:
+            self._activations.clear()
+
+    def __len__(self) -> int:
+        return len(self._programs)
 
 
 def fingerprint(device: Device) -> Hashable:
@@ -65,10 +104,11 @@ def fingerprint(device: Device) -> Hashable:
 
 
 class SelectorCache:
-    """Selector results per (expression, device fingerprint)."""
+    """Selector results per (expression, device fingerprint); programs come from ``programs``."""
 
-    def __init__(self, features: Features) -> None:
+    def __init__(self, features: Features, programs: CelPrograms | None = None) -> None:
         self.features = features
+        self.programs = programs if programs is not None else CelPrograms()
         self._results: dict[tuple[str, int], bool | str] = {}
         self._prints: dict[int, tuple[Device, int]] = {}
         self._print_ids: dict[Hashable, int] = {}  # fingerprint -> small int (cheap cache keys)
@@ -94,9 +134,9 @@ class SelectorCache:
         return result
 
     def _evaluate(self, expression: str, device: Device) -> bool | str:
-        program = compiled(expression, self.features)
+        program = self.programs.compiled(expression)
         self.evaluations += 1
         try:
-            return bool(program.matches(device))
+            return bool(program.matches(device, activations=self.programs.activations))
         except CelRuntimeError as err:
             return err.message

@@ -4,8 +4,12 @@ Only NoSchedule and NoExecute taints block allocation; None (and unknown
 effects) never do.  DeviceTaintRules add their taint to every device their
 selector names (driver, pool, device; an unset field matches all).  Rules of the
 1.33–1.34 API may also name a DeviceClass and CEL selectors: the device must then
-match the class's selectors and every rule selector (``cel_match`` evaluates them;
-a selector that fails to evaluate does not match).
+match the class's selectors and every rule selector (``cel_match`` evaluates them).
+
+A selector that fails to evaluate on a device (``cel_match`` raises
+:class:`RuleSelectorError`) does what Kubernetes' ResourceSlice tracker does: the rule
+does not taint that device, and the failure is reported (the tracker emits a Warning
+event ``CELRuntimeError`` on the DeviceTaintRule; dractl hands it to ``on_error``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,15 @@ from dataclasses import dataclass
 from dractl.model.objects import Device, DeviceClass, DeviceTaint, DeviceTaintRule, DeviceToleration
 
 CelMatch = Callable[[str, Device], bool]
+OnRuleError = Callable[[DeviceTaintRule, str, str], None]  # (rule, which selector, message)
+
+
+class RuleSelectorError(Exception):
+    """A DeviceTaintRule selector (or its class's) failed on a device."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
 
@@ -54,7 +67,8 @@ def blocking_taint(taints: Sequence[EffectiveTaint],
 
 
 def rule_matches(rule: DeviceTaintRule, device: Device, cel_match: CelMatch | None = None,
-                 classes: Mapping[str, DeviceClass] | None = None) -> bool:
+                 classes: Mapping[str, DeviceClass] | None = None,
+                 on_error: OnRuleError | None = None) -> bool:
     sel = rule.device_selector
     if sel is None:
         return True
@@ -62,21 +76,32 @@ def rule_matches(rule: DeviceTaintRule, device: Device, cel_match: CelMatch | No
             and (sel.pool is None or sel.pool == device.pool)
             and (sel.device is None or sel.device == device.name)):
         return False
-    exprs: list[str] = list(sel.selectors)
+    exprs: list[tuple[str, str]] = [(f"selector #{i}", e) for i, e in enumerate(sel.selectors)]
     if sel.device_class_name is not None:
         cls = (classes or {}).get(sel.device_class_name)
         if cls is None:
             return False
-        exprs = [*cls.selectors, *exprs]
+        exprs = [(f"class {cls.meta.name}: selector #{i}", e) for i, e in enumerate(cls.selectors)] + exprs
     if not exprs:
         return True
-    return cel_match is not None and all(cel_match(e, device) for e in exprs)
+    if cel_match is None:
+        return False
+    for which, expr in exprs:
+        try:
+            if not cel_match(expr, device):
+                return False
+        except RuleSelectorError as err:
+            if on_error is not None:
+                on_error(rule, which, err.message)
+            return False
+    return True
 
 
 def effective_taints(device: Device, rules: Sequence[DeviceTaintRule], cel_match: CelMatch | None = None,
-                     classes: Mapping[str, DeviceClass] | None = None) -> tuple[EffectiveTaint, ...]:
+                     classes: Mapping[str, DeviceClass] | None = None,
+                     on_error: OnRuleError | None = None) -> tuple[EffectiveTaint, ...]:
     """The slice's taints followed by those of matching rules (in rule order)."""
     own = tuple(EffectiveTaint(t) for t in device.taints)
     extra = tuple(EffectiveTaint(r.taint, r.meta.name) for r in rules
-                  if rule_matches(r, device, cel_match, classes))
+                  if rule_matches(r, device, cel_match, classes, on_error))
     return own + extra

@@ -11,7 +11,7 @@ from dractl.errors import InputError
 from dractl.explain.engine import ExplainOptions, TargetSpec, explain
 from dractl.explain.whatif import WhatIf
 from dractl.io.world import World
-from dractl.matcher.api import AllocatedState, AllocationInputs, allocate
+from dractl.matcher import AllocatedState, AllocationInputs, allocate
 from dractl.model.build import build_object
 from dractl.model.features import Features
 

@@ -78,11 +78,12 @@ def claim(name: str, *requests: dict[str, Any], constraints: list[dict[str, Any]
 
 def run(slices: list[Any], claims: list[Any], *, classes: list[Any] | None = None, the_node: Any = None,
         features: Features = ALL, allocated: AllocatedState | None = None, taint_rules: list[Any] | None = None,
-        trace: bool = True) -> NodeOutcome:
+        trace: bool = True, implementation: str = "auto") -> NodeOutcome:
     inputs = AllocationInputs(the_node if the_node is not None else node(),
                               classes if classes is not None else [device_class()], slices, claims,
                               tuple(taint_rules or ()), allocated or AllocatedState())
-    return allocate(inputs, features, trace=trace, share_ids=lambda: FIXED_SHARE_ID)
+    return allocate(inputs, features, trace=trace, share_ids=lambda: FIXED_SHARE_ID,
+                    implementation=implementation)
 
 
 def devices_of(outcome: NodeOutcome) -> list[list[str]]:

@@ -1,0 +1,88 @@
+"""Which of Kubernetes' three allocator implementations answers, and what it supports.
+
+``k8s.io/dynamic-resource-allocation/structured`` ships three implementations of the
+allocator: ``stable`` (GA-only feature set, minimal changes), ``incubating`` (the
+default, adds beta features) and ``experimental`` (alpha features too).
+``NewAllocator`` takes the first of them, in that order, whose supported feature set
+covers every enabled allocator feature.  They differ in edge cases, so dractl models
+the choice (``auto``) and lets a user force one (as upstream's ``EnableAllocators``
+does); a forced implementation that does not support the enabled features is an
+error, as it is upstream.
+
+The allocator's feature set is the seven fields of ``structured.Features``; the other
+DRA gates (DeviceTaintRules, ExtendedResource, …) do not take part in the choice.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from dractl.model.features import Features
+
+Implementation = Literal["stable", "incubating", "experimental"]
+IMPLEMENTATIONS: tuple[Implementation, ...] = ("stable", "incubating", "experimental")
+CHOICES = ("auto", *IMPLEMENTATIONS)
+
+# allocator feature (Features field) -> the name upstream's Features.Set() uses
+ALLOCATOR_FEATURES: dict[str, str] = {
+    "admin_access": "DRAAdminAccess",
+    "consumable_capacity": "DRAConsumableCapacity",
+    "device_binding_and_status": "DRADeviceBindingConditions+DRAResourceClaimDeviceStatus",
+    "device_taints": "DRADeviceTaints",
+    "list_type_attributes": "DRAListTypeAttributes",
+    "partitionable_devices": "DRAPartitionableDevices",
+    "prioritized_list": "DRAPrioritizedList",
+}
+
+_STABLE = frozenset({"admin_access", "prioritized_list", "partitionable_devices", "device_taints"})
+_INCUBATING = _STABLE | {"device_binding_and_status", "consumable_capacity"}
+_EXPERIMENTAL = _INCUBATING | {"list_type_attributes"}
+
+SUPPORTED: dict[Implementation, frozenset[str]] = {
+    "stable": _STABLE, "incubating": _INCUBATING, "experimental": _EXPERIMENTAL,
+}
+
+
+class UnsupportedFeatures(ValueError):
+    """A forced implementation does not support every enabled allocator feature."""
+
+
+def enabled_allocator_features(features: Features) -> frozenset[str]:
+    """The enabled allocator features (Features field names)."""
+    return frozenset(name for name in ALLOCATOR_FEATURES if getattr(features, name))
+
+
+def supports(implementation: Implementation, features: Features) -> bool:
+    """Whether ``implementation`` supports every enabled allocator feature."""
+    return enabled_allocator_features(features) <= SUPPORTED[implementation]
+
+
+def supporting(features: Features) -> tuple[Implementation, ...]:
+    """Every implementation that supports the enabled features (what upstream's shared
+    test runs a case against), in upstream's order."""
+    return tuple(i for i in IMPLEMENTATIONS if supports(i, features))
+
+
+def choose(features: Features, requested: str = "auto") -> Implementation:
+    """The implementation that answers: for ``auto`` the one ``NewAllocator`` picks,
+    else ``requested`` itself; raises UnsupportedFeatures (or ValueError for an
+    unknown name)."""
+    if requested == "auto":
+        found = supporting(features)
+        if not found:  # cannot happen with today's three, kept for a future feature
+            raise UnsupportedFeatures(f"no allocator implementation supports {_names(features)}")
+        return found[0]
+    if requested not in IMPLEMENTATIONS:
+        raise ValueError(f"unknown allocator implementation {requested!r}; one of: {', '.join(CHOICES)}")
+    impl: Implementation = requested
+    missing = enabled_allocator_features(features) - SUPPORTED[impl]
+    if missing:
+        raise UnsupportedFeatures(
+            f"allocator implementation {impl!r} does not support the enabled feature(s) "
+            f"{', '.join(sorted(ALLOCATOR_FEATURES[m] for m in missing))}; "
+            f"implementations that do: {', '.join(supporting(features)) or 'none'}")
+    return impl
+
+
+def _names(features: Features) -> str:
+    return ", ".join(sorted(ALLOCATOR_FEATURES[m] for m in enabled_allocator_features(features)))
