@@ -28,6 +28,8 @@ OBJECT_RULES: dict[str, str] = {
     "API-VERSION-DEPRECATED": "The API version is deprecated in the target release (the server warns).",
     "API-VERSION-NOT-SERVED": "The target release does not serve this API version of the kind.",
     "API-VERSION-ALPHA": "An alpha API version, served only when the cluster enables it (--runtime-config).",
+    "API-VERSION-NOT-ENABLED": "A beta API version the release does not serve by default (KEP-3136): "
+                               "served only when the cluster enables it (--runtime-config).",
     "API-UNKNOWN-KIND": "resource.k8s.io has no such kind in this API version.",
     "POD-CLAIM-SOURCE": "A Pod uses the removed resourceClaims[].source shape (Kubernetes < 1.31).",
 }
@@ -111,7 +113,7 @@ def _by_kind(raw: dict[str, Any], api_version: str, kind: str, doc: Doc,
         return _pod(raw, doc, opts), True
     if kind in versions.DRA_KINDS or api_version == versions.GROUP:
         # A DRA kind in another group (or the group without a version) is a typo, not another kind.
-        served = versions.served_versions(kind, opts.kube_version)
+        served = versions.enabled_versions(kind, opts.kube_version, opts.runtime)
         hint = f"; use {versions.GROUP}/{served[0]}" if served else ""
         return [Finding(Severity.ERROR, "API-UNKNOWN-KIND", f'no matches for kind "{kind}" in version '
                         f'"{api_version}"{hint}', "apiVersion")], True
@@ -119,7 +121,7 @@ def _by_kind(raw: dict[str, Any], api_version: str, kind: str, doc: Doc,
 
 
 def _dra(raw: dict[str, Any], version: str, kind: str, doc: Doc, opts: ValidateOptions) -> list[Finding]:
-    verdict = versions.check(version, kind, opts.kube_version)
+    verdict = versions.check(version, kind, opts.kube_version, opts.runtime)
     out: list[Finding] = []
     if verdict.availability is Availability.UNKNOWN_KIND:
         near = next((k for k in versions.DRA_KINDS if k.lower() == kind.lower() and k != kind), None)
@@ -129,6 +131,8 @@ def _dra(raw: dict[str, Any], version: str, kind: str, doc: Doc, opts: ValidateO
         return [Finding(Severity.ERROR, "API-VERSION-NOT-SERVED", verdict.message, "apiVersion")]
     if verdict.availability is Availability.ALPHA:
         out.append(Finding(Severity.ERROR, "API-VERSION-ALPHA", verdict.message, "apiVersion"))
+    elif verdict.availability is Availability.NOT_ENABLED:
+        out.append(Finding(Severity.ERROR, "API-VERSION-NOT-ENABLED", verdict.message, "apiVersion"))
     elif verdict.availability is Availability.DEPRECATED:
         out.append(Finding(Severity.WARNING, "API-VERSION-DEPRECATED", verdict.message, "apiVersion"))
     if not schema.has_schema(opts.kube_version, kind, version):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dractl.model.features import DEFAULT_KUBE_VERSION, Features
+from dractl.validate.versions import DEFAULT_RUNTIME, RuntimeConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,7 +14,9 @@ class ValidateOptions:
     (defaults of that version unless overridden); ``strict`` turns warnings into errors for the
     exit code; ``status`` also applies status rules (RCS-…); ``lenient`` reports unknown fields as
     warnings (the server's fieldValidation=Warn) instead of errors; ``semantic`` runs the API-server
-    rules and CEL checks beyond JSON Schema; ``old_files`` enables update rules (UPD-…)."""
+    rules and CEL checks beyond JSON Schema; ``old_files`` enables update rules (UPD-…);
+    ``runtime`` says which API versions the cluster serves (``--runtime-config``; default:
+    kube-apiserver's, i.e. resource.k8s.io/v1 only)."""
 
     kube_version: str = DEFAULT_KUBE_VERSION
     features: Features = field(default_factory=Features.for_version)
@@ -22,3 +25,4 @@ class ValidateOptions:
     lenient: bool = False
     semantic: bool = True
     old_files: tuple[str, ...] = ()
+    runtime: RuntimeConfig = DEFAULT_RUNTIME

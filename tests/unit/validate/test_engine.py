@@ -19,6 +19,7 @@ from dractl.model.objects import Origin
 from dractl.validate import engine
 from dractl.validate.findings import Finding, Severity
 from dractl.validate.options import ValidateOptions
+from dractl.validate.versions import RuntimeConfig
 
 OUTPUT_SCHEMA = Path(__file__).resolve().parents[3] / "schemas" / "output" / "validation-report.schema.json"
 
@@ -123,15 +124,33 @@ def test_pods_are_checked_only_where_dractl_reads() -> None:
                                                            "SCHEMA-UNKNOWN-FIELD": "warning"}
 
 
+BETAS = RuntimeConfig.parse("resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true")
+
+
 def test_deprecated_version_is_a_warning_and_still_checked() -> None:
     beta = {**CLAIM, "apiVersion": "resource.k8s.io/v1beta1",
             "spec": {"devices": {"requests": [{"name": "gpu", "deviceClassName": "gpu", "bogus": 1}]}}}
-    found, _ = run(beta)
+    found, _ = run(beta, runtime=BETAS)
     assert rules(found) == [("API-VERSION-DEPRECATED", "warning", "apiVersion"),
                             ("SCHEMA-UNKNOWN-FIELD", "error", "spec.devices.requests[0].bogus")]
     assert found[0].message == "resource.k8s.io/v1beta1 ResourceClaim is deprecated in v1.35+, unavailable in v1.38+"
-    ok, _ = run({**beta, "spec": {}}, kube_version="1.34")
+    ok, _ = run({**beta, "spec": {}}, kube_version="1.34", runtime=BETAS)
     assert ok == []
+
+
+def test_beta_version_not_served_by_default_is_an_error_and_still_checked() -> None:
+    beta = {"apiVersion": "resource.k8s.io/v1beta2", "kind": "DeviceClass", "metadata": {"name": "gpu"},
+            "spec": {"selectors": [{"cel": {"expression": "true"}}], "bogus": 1}}
+    found, report = run(beta)
+    assert rules(found) == [("API-VERSION-NOT-ENABLED", "error", "apiVersion"),
+                            ("SCHEMA-UNKNOWN-FIELD", "error", "spec.bogus")]
+    assert "not served by a default Kubernetes v1.37 API server" in found[0].message
+    assert found[0].message.endswith("; use resource.k8s.io/v1, or --runtime-config resource.k8s.io/v1beta2=true "
+                                     "if your cluster enables it")
+    assert report.exit_code() == 1
+    enabled, _ = run(beta, runtime=RuntimeConfig.parse("resource.k8s.io/v1beta2=true"))
+    assert rules(enabled) == [("API-VERSION-DEPRECATED", "warning", "apiVersion"),
+                              ("SCHEMA-UNKNOWN-FIELD", "error", "spec.bogus")]
 
 
 def test_not_served_version_is_an_error_without_schema_findings() -> None:
@@ -190,9 +209,9 @@ def test_semantic_rules_run_only_after_decoding_succeeds(monkeypatch: pytest.Mon
 
 def test_report_exit_codes_and_order() -> None:
     warn = {**CLAIM, "apiVersion": "resource.k8s.io/v1beta1", "spec": {}}
-    _, report = run(warn)
+    _, report = run(warn, runtime=BETAS)
     assert report.exit_code() == 0 and report.exit_code(strict=True) == 1
-    _, report = run({"kind": "X"}, warn)
+    _, report = run({"kind": "X"}, warn, runtime=BETAS)
     assert [f.document for f in report.findings] == [0, 1]
     assert report.exit_code() == 1
     err = InputError("invalid YAML", SourcePos("bad.yaml", 0, 3, 1))
@@ -202,7 +221,7 @@ def test_report_exit_codes_and_order() -> None:
 
 def test_to_dict_matches_the_published_output_schema() -> None:
     _, report = run(CLAIM, {"apiVersion": "v1", "kind": "Namespace"}, {"kind": "X"},
-                    {**CLAIM, "apiVersion": "resource.k8s.io/v1beta2", "spec": {"x": 1}})
+                    {**CLAIM, "apiVersion": "resource.k8s.io/v1beta2", "spec": {"x": 1}}, runtime=BETAS)
     doc = report.to_dict()
     Draft202012Validator(json.loads(OUTPUT_SCHEMA.read_text())).validate(doc)
     assert doc["summary"]["findingsByRule"] == {"API-VERSION-DEPRECATED": 1, "SCHEMA-NO-APIVERSION": 1,
