@@ -3,7 +3,7 @@
 Public API: the data in :mod:`dractl.matcher.api` (``AllocationInputs``,
 ``AllocatedState``, ``NodeOutcome``, ``AllocationTrace``, ``Decision``, ``Reason``);
 ``allocate`` and ``Allocator`` (engine; an Allocator serves many nodes against one
-cluster state); ``CelPrograms`` (the CEL cache an Allocator takes); the
+cluster state and takes a ``dractl.cel.cache.CelCache`` as ``cel_cache``); the
 implementation choice in :mod:`dractl.matcher.implementations`; and
 ``dractl.matcher.conformance.run_case`` for the shared conformance format.
 """
@@ -20,10 +20,9 @@ from dractl.matcher.api import (
 )
 from dractl.matcher.engine import Allocator, allocate
 from dractl.matcher.implementations import IMPLEMENTATIONS, UnsupportedFeatures, choose
-from dractl.matcher.selection import CelPrograms
 
 __all__ = [
     "FIXED_SHARE_ID", "IMPLEMENTATIONS", "AllocatedState", "AllocationInputs", "AllocationTrace", "Allocator",
-    "CelPrograms", "Decision", "NodeOutcome", "Reason", "RequestCount", "UnsupportedFeatures", "allocate",
+    "Decision", "NodeOutcome", "Reason", "RequestCount", "UnsupportedFeatures", "allocate",
     "choose",
 ]

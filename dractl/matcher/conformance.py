@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dractl.matcher.api import FIXED_SHARE_ID, AllocatedState, NodeOutcome
 from dractl.matcher.engine import Allocator
 from dractl.matcher.implementations import IMPLEMENTATIONS, supporting
-from dractl.matcher.selection import CelPrograms
 from dractl.model.build import build_object
 from dractl.model.features import Features
 from dractl.model.objects import DeviceClass, Node, ResourceClaim, ResourceSlice
 from dractl.model.quantity import Quantity
+
+if TYPE_CHECKING:
+    from dractl.cel.cache import CelCache
 
 
 @dataclass(frozen=True)
@@ -33,10 +35,9 @@ class LoadedCase:
     claims: tuple[ResourceClaim, ...]
     allocated: AllocatedState
 
-    def allocator(self, implementation: str = "auto", cel_cache: CelPrograms | None = None) -> Allocator:
-        """A fresh allocator with the fixed share ID; fresh CEL caches unless ``cel_cache``
-        is given (compile_selector's own LRU in dractl.cel still applies: see
-        ``dractl.cel.clear_caches``)."""
+    def allocator(self, implementation: str = "auto", cel_cache: CelCache | None = None) -> Allocator:
+        """A fresh allocator with the fixed share ID, using ``cel_cache`` (None: dractl.cel's
+        process default; pass a fresh ``CelCache()`` for a cold run)."""
         return Allocator(self.classes, self.slices, self.features, allocated=self.allocated,
                          share_ids=lambda: FIXED_SHARE_ID, implementation=implementation,
                          cel_cache=cel_cache)

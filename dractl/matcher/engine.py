@@ -26,7 +26,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dractl.matcher import candidates as cand_mod
 from dractl.matcher import constraints as cons_mod
@@ -39,11 +39,14 @@ from dractl.matcher.placement import Placer
 from dractl.matcher.pruning import Pruner
 from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref, prepare_claim
 from dractl.matcher.search import DONE, Search, StepLimit
-from dractl.matcher.selection import CelPrograms, SelectorCache, SelectorFailure
+from dractl.matcher.selection import SelectorCache, SelectorFailure
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
 from dractl.model.features import Features
 from dractl.model.objects import Device, DeviceClass, DeviceTaintRule, Node, ResourceClaim, ResourceSlice
+
+if TYPE_CHECKING:
+    from dractl.cel.cache import CelCache
 
 
 class Allocator:
@@ -52,8 +55,9 @@ class Allocator:
     ``implementation``: ``auto`` (what Kubernetes picks for ``features``) or one of
     ``stable``/``incubating``/``experimental``; raises ValueError (UnsupportedFeatures)
     when the forced one does not support the enabled features, as upstream does.
-    ``cel_cache``: compiled selectors and converted devices to use (and fill); pass one
-    :class:`CelPrograms` to many Allocators to share them, None makes a fresh one.
+    ``cel_cache``: the :class:`dractl.cel.cache.CelCache` of compiled selectors and converted
+    devices to use (and fill): a fresh one for a cold run, one shared by many Allocators to
+    compile each selector once; None: dractl.cel's bounded process default.
     ``share_ids`` makes share IDs for multi-allocatable devices (default: uuid4).
     Selector results are cached for the Allocator's lifetime: build a new one when
     the devices change (the allocated state may change per call, see :meth:`allocate`).
@@ -63,7 +67,7 @@ class Allocator:
                  features: Features, *, allocated: AllocatedState | None = None,
                  taint_rules: Sequence[DeviceTaintRule] = (),
                  share_ids: Callable[[], str] | None = None, implementation: str = "auto",
-                 cel_cache: CelPrograms | None = None) -> None:
+                 cel_cache: CelCache | None = None) -> None:
         self.features = features
         self.implementation: Implementation = choose(features, implementation)
         self.stable = self.implementation == "stable"
@@ -80,8 +84,8 @@ class Allocator:
         self._taints: dict[int, tuple[Device, tuple[EffectiveTaint, ...]]] = {}
         self.rule_errors: dict[tuple[str, str, str], str] = {}
         """(rule, selector, device id) -> message: DeviceTaintRule selectors that failed."""
-        self.cel_cache = cel_cache if cel_cache is not None else CelPrograms()
-        self.selectors = SelectorCache(features, self.cel_cache)
+        self.selectors = SelectorCache(features, cel_cache)
+        self.cel_cache = self.selectors.cel
         self.share_ids = share_ids or (lambda: str(uuid.uuid4()))
 
     def taints_of(self, device: Device) -> tuple[EffectiveTaint, ...]:
@@ -134,7 +138,7 @@ class _State:
 
 def allocate(inputs: AllocationInputs, features: Features, *, trace: bool = True,
              share_ids: Callable[[], str] | None = None, max_steps: int | None = None,
-             implementation: str = "auto", cel_cache: CelPrograms | None = None) -> NodeOutcome:
+             implementation: str = "auto", cel_cache: CelCache | None = None) -> NodeOutcome:
     """Allocate ``inputs.claims`` on ``inputs.node`` like the Kubernetes allocator.
 
     ``trace`` keeps decisions (never changes the result); ``share_ids`` generates

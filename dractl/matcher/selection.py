@@ -2,10 +2,11 @@
 
 Two caches, both owned by whoever creates them (nothing here is module state):
 
-- :class:`CelPrograms` holds compiled selector programs (bounded, least recently used
-  dropped first) and the CEL view of each device.  The Go allocator takes its CEL cache
-  as an argument (``NewAllocator(..., celCache)``); so does :class:`Allocator`: pass one
-  ``CelPrograms`` to many Allocators to share compilations, or let each make its own.
+- a :class:`dractl.cel.cache.CelCache` holds compiled selector programs and the CEL view
+  of each device (both bounded).  The Go allocator takes its CEL cache as an argument
+  (``NewAllocator(..., celCache)``); so does :class:`Allocator` (``cel_cache``): pass a
+  fresh one for a cold run, one shared cache for many Allocators; None means dractl.cel's
+  bounded process default.
 - :class:`SelectorCache` holds selector *results* for one Allocator (one cluster state),
   keyed by the expression and a *fingerprint* of what CEL can see of a device (driver,
   attributes, capacity, allowMultipleAllocations): nodes that publish identical devices
@@ -17,21 +18,15 @@ Two caches, both owned by whoever creates them (nothing here is module state):
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
 from dractl.model.objects import Device
 
 if TYPE_CHECKING:
-    from dractl.cel.activation import DeviceActivationCache
-
-
-class CompiledSelector(Protocol):
-    def matches(self, device: Device, *, cost_limit: int = ...,
-                activations: DeviceActivationCache | None = ...) -> bool: ...
+    from dractl.cel.cache import CelCache
 
 
 class SelectorFailure(Exception):
@@ -43,53 +38,11 @@ class SelectorFailure(Exception):
         self.compile_error = compile_error
 
 
-class CelPrograms:
-    """Compiled selectors (the allocator's "stored expression" environment) and converted
-    devices, bounded; one per owner.  ``compiles`` counts cache misses (benchmarks)."""
+def default_cel_cache() -> CelCache:
+    """dractl.cel's process default (bounded), for callers that pass no cache."""
+    from dractl.cel.cache import DEFAULT_CACHE
 
-    def __init__(self, max_programs: int = 4096, max_devices: int = 65536) -> None:
-        self.max_programs = max_programs
-        self.max_devices = max_devices
-        self._programs: OrderedDict[str, CompiledSelector | CelCompileError] = OrderedDict()
-        self._activations: Any = None
-        self.compiles = 0
-
-    @property
-    def activations(self) -> DeviceActivationCache:
-        if self._activations is None:
-            from dractl.cel import DeviceActivationCache
-
-            self._activations = DeviceActivationCache(self.max_devices)
-        cache: DeviceActivationCache = self._activations
-        return cache
-
-    def compiled(self, expression: str) -> CompiledSelector:
-        """The compiled selector; raises SelectorFailure for compile errors."""
-        entry = self._programs.get(expression)
-        if entry is None:
-            from dractl.cel import compile_selector
-
-            self.compiles += 1
-            try:
-                entry = compile_selector(expression, env="stored")
-            except CelCompileError as err:
-                entry = err
-            self._programs[expression] = entry
-            if len(self._programs) > self.max_programs:
-                self._programs.popitem(last=False)
-        else:
-            self._programs.move_to_end(expression)
-        if isinstance(entry, CelCompileError):
-            raise SelectorFailure(entry.message, compile_error=True)
-        return entry
-
-    def clear(self) -> None:
-        self._programs.clear()
-        if self._activations is not None:
-            self._activations.clear()
-
-    def __len__(self) -> int:
-        return len(self._programs)
+    return DEFAULT_CACHE
 
 
 def fingerprint(device: Device) -> Hashable:
@@ -106,9 +59,9 @@ def fingerprint(device: Device) -> Hashable:
 class SelectorCache:
     """Selector results per (expression, device fingerprint); programs come from ``programs``."""
 
-    def __init__(self, features: Features, programs: CelPrograms | None = None) -> None:
+    def __init__(self, features: Features, cel: CelCache | None = None) -> None:
         self.features = features
-        self.programs = programs if programs is not None else CelPrograms()
+        self.cel = cel if cel is not None else default_cel_cache()
         self._results: dict[tuple[str, int], bool | str] = {}
         self._prints: dict[int, tuple[Device, int]] = {}
         self._print_ids: dict[Hashable, int] = {}  # fingerprint -> small int (cheap cache keys)
@@ -134,9 +87,12 @@ class SelectorCache:
         return result
 
     def _evaluate(self, expression: str, device: Device) -> bool | str:
-        program = self.programs.compiled(expression)
+        try:
+            program = self.cel.compile(expression, "stored")
+        except CelCompileError as err:
+            raise SelectorFailure(err.message, compile_error=True) from None
         self.evaluations += 1
         try:
-            return bool(program.matches(device, activations=self.programs.activations))
+            return bool(self.cel.matches(program, device))
         except CelRuntimeError as err:
             return err.message

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from matcher_builders import ALL, claim, dev, device_class, devices_of, node, req, slice_
 
-from dractl.matcher import AllocatedState, Allocator, CelPrograms
+from dractl.cel.cache import DEFAULT_CACHE, CelCache
+from dractl.matcher import AllocatedState, Allocator
 from dractl.matcher.api import FIXED_SHARE_ID
 from dractl.model.features import Features
 
@@ -51,16 +52,16 @@ def test_one_allocator_serves_a_growing_state() -> None:
     assert devices_of(a.allocate(node(), [claim("c", req("r"))])) == [["d0"]]
 
 
-def test_cel_cache_is_owned_and_can_be_shared() -> None:
-    cache = CelPrograms(max_programs=2)
+def test_cel_cache_is_passed_in_and_can_be_shared() -> None:
+    cache = CelCache()
     slices = [slice_("s", [dev("d0", attrs={"n": 1}), dev("d1", attrs={"n": 2})])]
     claims = [claim("c", req("r", "class-a", 1, 'device.attributes["driver-a"].n == 2'))]
     for _ in range(2):
         out = Allocator([device_class()], slices, ALL, cel_cache=cache).allocate(node(), claims)
         assert devices_of(out) == [["d1"]]
-    assert cache.compiles == 1 and len(cache) == 1  # compiled once for both Allocators
-    for e in ("true", "1 == 1", "2 == 2"):
-        cache.compiled(e)
-    assert len(cache) == 2  # bounded: the least recently used program was dropped
-    fresh = Allocator([device_class()], slices, Features.for_version("1.37"))
-    assert fresh.cel_cache is not cache and len(fresh.cel_cache) == 0
+    assert cache.misses == 1 and len(cache) == 1  # compiled once for both Allocators
+    assert len(cache.activations) == 2  # both devices converted in this cache
+    other = CelCache()
+    Allocator([device_class()], slices, ALL, cel_cache=other).allocate(node(), claims)
+    assert other.misses == 1  # a fresh cache is cold: nothing leaks between caches
+    assert Allocator([device_class()], slices, Features.for_version("1.37")).cel_cache is DEFAULT_CACHE
