@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 import dractl.render.explain  # noqa: F401  (registers the explanation writers)
 from dractl.cli.env import CliEnv
 from dractl.cli.options import FeatureGatesOpt, output_option
+from dractl.errors import UsageError
+
+if TYPE_CHECKING:
+    from dractl.model.features import Features
 
 _, OutputOpt, DEFAULT_OUTPUT = output_option("allocation-explanation")
 
@@ -67,6 +71,10 @@ def explain_allocation(
     ),
     best_fit: bool = typer.Option(False, "--best-fit", help="Rank feasible allocations by fragmentation."),
     best_fit_limit: int = typer.Option(1000, "--best-fit-limit", min=1, help="Best-fit search steps."),
+    allocator: str = typer.Option(
+        "auto", "--allocator", metavar="auto|stable|incubating|experimental",
+        help="Allocator implementation (default: the one Kubernetes picks for the features).",
+    ),
     output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
 ) -> None:
     """Explain whether claims would be allocated, on which nodes, and exactly why not.
@@ -82,6 +90,7 @@ def explain_allocation(
     env = CliEnv.of(ctx)
     world = inp.load_world(inp.world_sources(files or [], snapshot), namespace)
     version, features, overrides = inp.resolve_features(world, kube_version, feature_gates, env.warn)
+    _check_allocator(allocator, features)
     spec, extra = inp.target_spec(claim_files or [], claim or [], pod, namespace, version, features)
     world = inp.merge(world, extra)
     opts = ExplainOptions(
@@ -92,10 +101,20 @@ def explain_allocation(
         best_fit_limit=best_fit_limit,
         feature_overrides=overrides,
         whatif=WhatIf(ignore_allocations, ignore_taints, tuple(without_node or ())),
+        allocator=allocator,
     )
     report = explain(world, spec, opts)
     render(report, output, env.out, "explain-allocation")
     raise typer.Exit(report.exit_code)
+
+
+def _check_allocator(allocator: str, features: Features) -> None:
+    from dractl.matcher.implementations import choose
+
+    try:
+        choose(features, allocator)
+    except ValueError as err:
+        raise UsageError(f"--allocator: {err}", "explain-allocation") from None
 
 
 def register(app: typer.Typer) -> None:

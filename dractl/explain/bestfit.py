@@ -151,6 +151,7 @@ class _NodeSearch:
             self.options.features,
             allocated=self.state,
             taint_rules=self.world.taint_rules,
+            implementation=self.options.allocator,
         )
         return probe.allocate(self.node, self.pending, trace=False).status == "allocated"
 

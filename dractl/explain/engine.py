@@ -24,6 +24,7 @@ from dractl.explain.whatif import WhatIf, apply
 from dractl.io.world import World
 from dractl.matcher.api import AllocatedState
 from dractl.matcher.engine import Allocator
+from dractl.matcher.implementations import choose
 from dractl.model import objects as o
 from dractl.model.features import DEFAULT_KUBE_VERSION, Features
 
@@ -56,6 +57,7 @@ class ExplainOptions:
     best_fit_limit: int = 1000
     examples: int = 3
     feature_overrides: tuple[str, ...] = ()
+    allocator: str = "auto"  # auto|stable|incubating|experimental (dractl.matcher.implementations)
 
 
 def resolve(
@@ -93,7 +95,8 @@ def explain(world: World, spec: TargetSpec, options: ExplainOptions) -> Explanat
     warnings: list[str] = []
     state = AllocatedState.from_claims(world.claims)
     allocator = Allocator(
-        world.device_classes, world.slices, options.features, allocated=state, taint_rules=world.taint_rules
+        world.device_classes, world.slices, options.features, allocated=state, taint_rules=world.taint_rules,
+        implementation=options.allocator,
     )
     results: list[NodeExplanation] = []
     scheduler_error: str | None = None
@@ -179,6 +182,7 @@ def _one_node(
         if ext is not None:
             pending.append(ext)
     outcome = allocator.allocate(node, pending, trace=True) if pending else None
+    warnings.extend(w for w in (outcome.warnings if outcome else ()) if w not in warnings)
     probe = _probe(allocator, world)
     fitting = len(world.nodes) <= PROBE_FITTING_NODES_UP_TO
     return node_explanation(
@@ -264,4 +268,6 @@ def _context(world: World, options: ExplainOptions) -> dict[str, object]:
         "sources": list(world.sources),
         "whatIf": options.whatif.to_dict(),
         "node": options.node,
+        "allocator": {"requested": options.allocator,
+                      "implementation": choose(options.features, options.allocator)},
     }

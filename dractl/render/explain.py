@@ -58,7 +58,11 @@ def _title(d: dict[str, Any]) -> str:
     extra = f" (what-if: {', '.join(whatif)})" if whatif else ""
     gates = ctx["featureOverrides"]
     overrides = f" (feature gates: {', '.join(gates)})" if gates else ""
-    return f"{d['target']['name']}: {d['summary']['message']}{extra}{overrides}"
+    alloc = ctx.get("allocator") or {}
+    impl = alloc.get("implementation")  # named when forced, or not 1.36+'s usual incubating
+    shown = impl and (alloc.get("requested") != "auto" or impl != "incubating")
+    named = f" (allocator: {impl})" if shown else ""
+    return f"{d['target']['name']}: {d['summary']['message']}{extra}{overrides}{named}"
 
 
 def _target(tree: Any, t: dict[str, Any]) -> None:
