@@ -77,17 +77,26 @@ class UsageError(DractlError):
 
 
 class ClusterError(DractlError):
-    """A failed API call (exit 3); carries the Status reason when the server sent one."""
+    """A failed API call (exit 3); carries the Status reason when the server sent one.
+
+    ``scope`` says where the call looked ("at the cluster scope", "in namespace team-a");
+    ``denied`` words it as an authorization failure: ``cannot list
+    resourceslices.resource.k8s.io at the cluster scope: forbidden``.
+    """
 
     exit_code = EXIT_CLUSTER
 
     def __init__(self, verb: str, resource: str, message: str, reason: str | None = None,
-                 code: int | None = None) -> None:
-        super().__init__(f"{verb} {resource}: {message}")
+                 code: int | None = None, *, scope: str | None = None, denied: bool = False) -> None:
+        where = f" {scope}" if scope else ""
+        head = f"cannot {verb}" if denied else verb
+        super().__init__(f"{head} {resource}{where}: {message}")
         self.verb = verb
         self.resource = resource
         self.reason = reason
         self.code = code
+        self.scope = scope
+        self.denied = denied
 
 
 class CelError(DractlError):

@@ -1,0 +1,270 @@
+"""A live cluster as a :class:`~dractl.io.sources.WorldSource`.
+
+``ClusterSource(opts).load()`` connects (kubeconfig or in-cluster), asks the server's
+version and what it serves, lists the kinds asked for (paginated raw JSON) and builds the
+same :class:`~dractl.io.world.World` a snapshot or files give.  ``load_raw()`` stops before
+the model (``dractl snapshot`` writes those objects).
+
+What is read, and what is deliberately not:
+
+* cluster-scoped kinds (DeviceClasses, ResourceSlices, DeviceTaintRules, Nodes) are listed;
+  with ``node`` only that node's slices (``spec.nodeName`` field selector, plus the slices
+  that are not node-local) and that Node;
+* claims and templates are listed in the namespace (``-n``, else the context's) or in all;
+* Pods are never listed cluster-wide: they are read by name from the claims'
+  ``status.reservedFor``; a namespace holding many of them is listed once instead of
+  hundreds of GETs (and filtered to the reserved ones); with ``node``, the node's pods are
+  listed by ``spec.nodeName``.
+
+Reads that fail: 401 always fails (exit 3).  A denied read of cluster-scoped objects, or of
+claims outside the namespace, by a user who works in one namespace (``-n`` or a context
+namespace) is reported as missing — the view says what it could not see — and so is any
+failed read under ``partial``; everything else fails.  ``missing`` lists them after load.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dractl.cluster.discovery import ServerInfo, discover
+from dractl.cluster.kubeconfig import Connection, connect
+from dractl.cluster.lists import Progress, list_items
+from dractl.cluster.options import ClusterOptions
+from dractl.cluster.resources import RESOURCES, Resource
+from dractl.cluster.transport import Call, Transport, scope_of
+from dractl.errors import ClusterError
+from dractl.io.world import WORLD_KINDS, World, build_world
+from dractl.model import objects as o
+from dractl.model.features import GATE_NAMES, Features
+from dractl.model.origin import Origin
+
+# A namespace with more reserved pods than this is listed (paged) instead of read pod by pod.
+POD_GET_LIMIT = 50
+
+
+@dataclass
+class RawWorld:
+    """The objects as the server sent them (kind and apiVersion set on each), and the facts."""
+
+    objects: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {k: [] for k in WORLD_KINDS})
+    server: ServerInfo | None = None
+    feature_gates: dict[str, bool] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+
+    def all_objects(self) -> list[dict[str, Any]]:
+        return [obj for kind in WORLD_KINDS for obj in self.objects.get(kind, [])]
+
+
+def assumed_gates(minor: str) -> dict[str, bool]:
+    """The release defaults of every DRA gate (gates a cluster has on are unknowable from
+    outside; ``--feature-gates`` overrides)."""
+    features = Features.for_version(minor)
+    return {gate: bool(getattr(features, name)) for name, gate in sorted(GATE_NAMES.items())}
+
+
+class ClusterSource:
+    """Implements :class:`dractl.io.sources.WorldSource` over a live cluster.
+
+    ``kinds`` limits what is read (a view that needs no Pods doesn't read them); ``pods`` are
+    extra ``(namespace, name)`` Pods to read by name (``explain-allocation --pod``);
+    ``warn`` receives one line per missing read; ``progress(what, done, total)`` is called
+    after each page.  ``transport`` is injectable for tests.
+    """
+
+    def __init__(self, opts: ClusterOptions, *, kinds: Sequence[str] = WORLD_KINDS,
+                 warn: Callable[[str], None] | None = None, progress: Progress | None = None,
+                 pods: Sequence[tuple[str, str]] = (),
+                 connector: Callable[[ClusterOptions], Connection] = connect) -> None:
+        unknown = [k for k in kinds if k not in RESOURCES]
+        if unknown:
+            raise ValueError(f"ClusterSource: unknown kinds {unknown}")
+        self.opts = opts
+        self.kinds = tuple(kinds)
+        self.extra_pods = tuple(pods)
+        self._warn = warn or (lambda _m: None)
+        self._progress = progress
+        self._connector = connector
+        self.connection: Connection | None = None
+        self.server: ServerInfo | None = None
+        self.missing: list[str] = []
+        self.transport: Transport | None = None
+
+    # ------------------------------------------------------------------ WorldSource
+    def describe(self) -> str:
+        if self.connection is None:
+            return f"cluster: context {self.opts.context}" if self.opts.context else "cluster"
+        text = self.connection.describe()
+        if self.server is not None:
+            text += f", Kubernetes {self.server.git_version}"
+        return text
+
+    def load(self, default_namespace: str = "default") -> World:
+        raw = self.load_raw()
+        objects = list(build_objects(raw))
+        assert raw.server is not None
+        return build_world(objects, kube_version=raw.server.minor, feature_gates=raw.feature_gates,
+                           sources=(self.describe(),), default_namespace=default_namespace)
+
+    # ------------------------------------------------------------------ raw reads
+    def load_raw(self) -> RawWorld:
+        """Connect, discover and read.  Raises ClusterError (exit 3) or InputError (exit 2,
+        an unreadable kubeconfig)."""
+        self.connection = conn = self._connector(self.opts)
+        self.transport = transport = Transport(conn, self.opts.request_timeout)
+        try:
+            self.server = server = discover(transport)
+            raw = RawWorld(server=server, feature_gates=assumed_gates(server.model_version))
+            self._read_all(raw, conn.namespace)
+            raw.missing = list(self.missing)
+            return raw
+        finally:
+            transport.close()
+
+    def _scope(self) -> str | None:
+        """The namespace of namespaced lists (None: all namespaces)."""
+        assert self.connection is not None
+        return None if self.opts.all_namespaces else self.connection.namespace
+
+    def _read_all(self, raw: RawWorld, namespace: str) -> None:
+        node = self.opts.node
+        for kind in ("DeviceClass", "ResourceSlice", "DeviceTaintRule", "Node"):
+            if kind not in self.kinds:
+                continue
+            if kind == "ResourceSlice" and node:
+                raw.objects[kind] = (self._list(kind, None, field_selector=f"spec.nodeName={node}")
+                                     + self._list(kind, None, field_selector="spec.nodeName="))
+            elif kind == "Node":
+                selector = f"metadata.name={node}" if node else None
+                raw.objects[kind] = self._list(kind, None, field_selector=selector,
+                                               label_selector=self.opts.label_selector)
+            else:
+                raw.objects[kind] = self._list(kind, None)
+        for kind in ("ResourceClaim", "ResourceClaimTemplate"):
+            if kind in self.kinds:
+                raw.objects[kind] = self._namespaced(kind)
+        if "Pod" in self.kinds:
+            raw.objects["Pod"] = self._pods(raw.objects.get("ResourceClaim", []))
+
+    def _namespaced(self, kind: str) -> list[dict[str, Any]]:
+        """All namespaces when asked; a user who may not list them cluster-wide but has a
+        namespace falls back to that namespace, reported as missing the others."""
+        assert self.connection is not None
+        scope = self._scope()
+        if scope is not None:
+            return self._list(kind, scope)
+        try:
+            return self._list(kind, None, tolerate=False)
+        except ClusterError as e:
+            fallback = self.opts.namespace
+            if e.code != 403 or not fallback:
+                raise
+            self._note_missing(RESOURCES[kind], None, "forbidden", f"only namespace {fallback} was read")
+            return self._list(kind, fallback)
+
+    def _pods(self, claims: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        wanted: dict[str, set[str]] = defaultdict(set)
+        for claim in claims:
+            ns = str((claim.get("metadata") or {}).get("namespace") or "")
+            for ref in ((claim.get("status") or {}).get("reservedFor") or []):
+                if isinstance(ref, dict) and ref.get("resource") == "pods" and not ref.get("apiGroup"):
+                    wanted[ns].add(str(ref.get("name") or ""))
+        if self.opts.node:  # the node's pods come from its field-selected list
+            wanted.clear()
+        for ns, name in self.extra_pods:
+            wanted[ns].add(name)
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        if self.opts.node:
+            for pod in self._list("Pod", self._scope(), field_selector=f"spec.nodeName={self.opts.node}"):
+                meta = pod.get("metadata") or {}
+                if pod.get("spec", {}).get("resourceClaims"):
+                    found[(str(meta.get("namespace")), str(meta.get("name")))] = pod
+        for ns, names in sorted(wanted.items()):
+            names = {n for n in names if n and (ns, n) not in found}
+            if len(names) > POD_GET_LIMIT:
+                for pod in self._list("Pod", ns):
+                    name = str((pod.get("metadata") or {}).get("name"))
+                    if name in names:
+                        found[(ns, name)] = pod
+                continue
+            for name in sorted(names):
+                got = self._get("Pod", ns, name)
+                if got is not None:
+                    found[(ns, name)] = got
+        return [found[k] for k in sorted(found)]
+
+    # ------------------------------------------------------------------ one read
+    def _list(self, kind: str, namespace: str | None, *, field_selector: str | None = None,
+              label_selector: str | None = None, tolerate: bool = True) -> list[dict[str, Any]]:
+        assert self.transport is not None and self.server is not None
+        resource = RESOURCES[kind]
+        version = self.server.versions.get(kind)
+        if version is None:  # not served (e.g. DeviceTaintRules with the gate off): none exist
+            return []
+        try:
+            return list_items(self.transport, resource, version, namespace=namespace,
+                              field_selector=field_selector, label_selector=label_selector,
+                              chunk_size=self.opts.chunk_size, progress=self._progress).items
+        except ClusterError as e:
+            if not tolerate or not self._tolerated(e, resource):
+                raise
+            self._note_missing(resource, namespace, _why(e))
+            return []
+
+    def _get(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
+        assert self.transport is not None and self.server is not None
+        resource = RESOURCES[kind]
+        version = self.server.versions[kind]
+        call = Call("get", f'{resource.display} "{name}"', scope_of(namespace))
+        try:
+            doc = self.transport.get_json(resource.path(version, namespace, name), [], call,
+                                          allow=frozenset({404}))
+        except ClusterError as e:
+            if not self._tolerated(e, resource):
+                raise
+            self._note_missing(resource, namespace, _why(e), f'pod "{name}"')
+            return None
+        if not isinstance(doc, dict) or doc.get("kind") == "Status":
+            return None  # gone since the claim was read
+        doc["kind"], doc["apiVersion"] = resource.kind, version
+        return doc
+
+    def _tolerated(self, error: ClusterError, resource: Resource) -> bool:
+        if error.code == 401:
+            return False
+        if self.opts.partial:
+            return True
+        namespace_user = not self.opts.all_namespaces or bool(self.opts.namespace)
+        return error.code == 403 and namespace_user and not resource.namespaced
+
+    def _note_missing(self, resource: Resource, namespace: str | None, why: str, detail: str = "") -> None:
+        line = f"{resource.display} {scope_of(namespace if resource.namespaced else None)}: {why}"
+        if detail:
+            line += f" ({detail})"
+        if line not in self.missing:
+            self.missing.append(line)
+            self._warn(f"could not read {line}; the result does not include them")
+
+
+def _why(error: ClusterError) -> str:
+    if error.code == 403:
+        return "forbidden"
+    return error.message.split(": ", 1)[-1]
+
+
+def build_objects(raw: RawWorld) -> Iterable[o.DRAObject]:
+    """Model objects from the server's JSON; an object the model can't read (an unparsable
+    quantity) is a ClusterError naming it."""
+    from dractl.model.build import build_object
+
+    for kind in WORLD_KINDS:
+        resource = RESOURCES[kind]
+        for i, item in enumerate(raw.objects.get(kind, [])):
+            try:
+                yield build_object(item, Origin(f"cluster:{resource.display}", 0, i))
+            except (ValueError, KeyError) as e:
+                meta = item.get("metadata") or {}
+                key = "/".join(str(p) for p in (meta.get("namespace"), meta.get("name")) if p)
+                raise ClusterError("decode", f"{resource.display} {key}", str(e)) from None

@@ -1,0 +1,237 @@
+"""GET requests to the API server: raw bytes, retries within the timeout, errors as data.
+
+Every request goes through the ``kubernetes`` client's ``ApiClient`` (so authentication —
+tokens, client certificates, exec and OIDC plugins and their refresh — is the client's own)
+but never through its typed models: responses are read as bytes with the content not
+preloaded and decoded by the caller (a list of 40,000 devices is too slow through the models
+and is not the model dractl reasons with).
+
+Only GET exists here: dractl never writes to a cluster (tests/cluster/test_read_only.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dractl.cluster.kubeconfig import Connection
+from dractl.errors import ClusterError
+
+RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+MAX_ATTEMPTS = 6
+BACKOFF_BASE = 0.2  # seconds, doubled per attempt, with jitter; Retry-After wins when sent
+BACKOFF_CAP = 5.0
+# Without --request-timeout: a connection must open within CONNECT_TIMEOUT and a response
+# make progress within READ_TIMEOUT (a stalled server fails rather than hangs).
+CONNECT_TIMEOUT = 30.0
+READ_TIMEOUT = 120.0
+
+Query = Sequence[tuple[str, str]]
+
+
+def scope_of(namespace: str | None) -> str:
+    """Where a call looks, worded as the API server words it."""
+    return f'in the namespace "{namespace}"' if namespace else "at the cluster scope"
+
+
+@dataclass(frozen=True)
+class Call:
+    """What a request is, for errors: ``list resourceslices.resource.k8s.io at the cluster scope``."""
+
+    verb: str
+    resource: str
+    scope: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: bytes
+    headers: dict[str, str]
+
+
+class Transport:
+    """One connection to one API server.  ``timeout`` (seconds) bounds each call including
+    its retries; ``sleep`` and ``clock`` are injectable for tests."""
+
+    def __init__(self, conn: Connection, timeout: float | None = None, *, backoff: float | None = None,
+                 max_attempts: int = MAX_ATTEMPTS, sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        from kubernetes.client.api_client import ApiClient
+
+        self.conn = conn
+        self.timeout = timeout
+        self.backoff = BACKOFF_BASE if backoff is None else backoff
+        self.max_attempts = max_attempts
+        self._sleep = sleep
+        self._clock = clock
+        self._api = ApiClient(conn.configuration)
+        self.requests = 0  # counted, for tests and the benchmark
+
+    def close(self) -> None:
+        self._api.rest_client.pool_manager.clear()
+
+    def get_json(self, path: str, query: Query, call: Call, *, allow: frozenset[int] = frozenset()) -> Any:
+        """GET ``path`` and decode it; a status in ``allow`` returns the decoded Status instead
+        of raising (callers handle 404 or 410 themselves)."""
+        reply = self.get(path, query, call, allow=allow)
+        try:
+            return json.loads(reply.body)
+        except (ValueError, UnicodeDecodeError):
+            raise ClusterError(call.verb, call.resource, f"the server sent a response that is not JSON "
+                               f"(HTTP {reply.status}, {len(reply.body)} bytes)", scope=call.scope) from None
+
+    def get(self, path: str, query: Query, call: Call, *, allow: frozenset[int] = frozenset()) -> Reply:
+        """GET with retries: 429/5xx and dropped connections are retried with exponential
+        backoff until ``timeout`` runs out or ``max_attempts`` are used; other errors raise
+        ClusterError at once (401/403 worded as denials)."""
+        deadline = None if self.timeout is None else self._clock() + self.timeout
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                reply = self._once(path, query, deadline)
+            except _Transient as e:
+                self._wait_or_fail(call, attempt, deadline, str(e), None)
+                continue
+            if reply.status < 400 or reply.status in allow:
+                return reply
+            if reply.status in RETRY_STATUS:
+                self._wait_or_fail(call, attempt, deadline, status_text(reply), _retry_after(reply))
+                continue
+            raise status_error(reply, call, self.conn)
+
+    def stream_lines(self, path: str, query: Query, call: Call) -> Iterator[bytes]:
+        """GET a streaming response (a watch) and yield its lines; the timeout is not applied
+        to the stream's length, only to connecting."""
+        method, url, headers, _, _ = self._api.param_serialize(
+            "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
+            auth_settings=["BearerToken"])
+        try:
+            resp = self._api.call_api(method, url, header_params=headers,
+                                      _request_timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+        except Exception as e:
+            raise self._dropped(call, e) from None
+        if resp.status >= 400:
+            raise status_error(Reply(resp.status, resp.read() or b"", dict(resp.headers)), call, self.conn)
+        raw = resp.response
+        buffer = b""
+        try:
+            for chunk in raw.stream(65536, decode_content=True):
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                yield from (line for line in lines if line.strip())
+        except Exception as e:
+            raise self._dropped(call, e) from None
+        finally:
+            raw.release_conn()
+        if buffer.strip():
+            yield buffer
+
+    def _dropped(self, call: Call, error: BaseException) -> ClusterError:
+        return ClusterError(call.verb, call.resource, _connection_text(error, self.conn), scope=call.scope)
+
+    def _once(self, path: str, query: Query, deadline: float | None) -> Reply:
+        import urllib3
+
+        if deadline is None:
+            timeout: Any = (CONNECT_TIMEOUT, READ_TIMEOUT)
+        else:
+            remaining = deadline - self._clock()
+            if remaining <= 0:
+                raise _Transient("timed out")
+            timeout = remaining
+        method, url, headers, _, _ = self._api.param_serialize(
+            "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
+            auth_settings=["BearerToken"])
+        self.requests += 1
+        try:
+            resp = self._api.call_api(method, url, header_params=headers, _request_timeout=timeout)
+            body = resp.read() or b""
+        except (urllib3.exceptions.HTTPError, OSError) as e:
+            raise _Transient(_connection_text(e, self.conn)) from None
+        except Exception as e:  # the client wraps TLS failures in ApiException(status=0)
+            if getattr(e, "status", None) == 0:
+                raise ClusterError("connect", f"to {self.conn.server}", _tls_text(e)) from None
+            raise
+        return Reply(resp.status, body, {k.lower(): v for k, v in resp.headers.items()})
+
+    def _wait_or_fail(self, call: Call, attempt: int, deadline: float | None, why: str,
+                      retry_after: float | None) -> None:
+        delay = retry_after if retry_after is not None else min(
+            BACKOFF_CAP, self.backoff * (2 ** (attempt - 1)) * (0.75 + random.random() / 2))
+        now = self._clock()
+        out_of_time = deadline is not None and now + delay >= deadline
+        if attempt >= self.max_attempts or out_of_time:
+            spent = f" within --request-timeout {self.timeout:g}s" if out_of_time and self.timeout else ""
+            raise ClusterError(call.verb, call.resource, f"{why}; gave up after {attempt} attempt"
+                               f"{'s' if attempt != 1 else ''}{spent}", scope=call.scope)
+        self._sleep(delay)
+
+
+class _Transient(Exception):
+    """A failure worth retrying: a dropped or reset connection, a read timeout."""
+
+
+def _retry_after(reply: Reply) -> float | None:
+    value = reply.headers.get("retry-after")
+    try:
+        return max(0.0, min(float(value), BACKOFF_CAP)) if value is not None else None
+    except ValueError:
+        return None
+
+
+def decode_status(body: bytes) -> dict[str, Any]:
+    """The Status object of an error response ({} when the body is not one)."""
+    try:
+        doc = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return doc if isinstance(doc, dict) and doc.get("kind") == "Status" else {}
+
+
+def status_text(reply: Reply) -> str:
+    """``the server is overloaded (TooManyRequests, HTTP 429)`` from a Status, safely one line."""
+    status = decode_status(reply.body)
+    message = " ".join(str(status.get("message") or "").split())[:300]
+    reason = status.get("reason") or ""
+    inner = f"{reason}, HTTP {reply.status}" if reason else f"HTTP {reply.status}"
+    return f"{message} ({inner})" if message else inner
+
+
+def status_error(reply: Reply, call: Call, conn: Connection) -> ClusterError:
+    """The ClusterError for a failed response."""
+    status = decode_status(reply.body)
+    reason = str(status.get("reason") or "") or None
+    if reply.status == 401:
+        who = f"context {conn.context}" if conn.context else "the pod's service account"
+        return ClusterError(call.verb, call.resource, f"unauthorized (the server rejected the credentials of "
+                            f"{who})", reason or "Unauthorized", 401, scope=call.scope, denied=True)
+    if reply.status == 403:
+        return ClusterError(call.verb, call.resource, "forbidden", reason or "Forbidden", 403,
+                            scope=call.scope, denied=True)
+    if reply.status == 404:
+        return ClusterError(call.verb, call.resource, "not found: the server does not serve it",
+                            reason or "NotFound", 404, scope=call.scope)
+    return ClusterError(call.verb, call.resource, status_text(reply), reason, reply.status, scope=call.scope)
+
+
+def _connection_text(error: BaseException, conn: Connection) -> str:
+    name = type(error).__name__
+    detail = " ".join(str(error).split())
+    if "Read timed out" in detail or "ReadTimeout" in name:
+        return f"no response from {conn.server} (read timed out)"
+    if "refused" in detail.lower():
+        return f"cannot connect to {conn.server}: connection refused"
+    return f"connection to {conn.server} failed ({name})"
+
+
+def _tls_text(error: BaseException) -> str:
+    text = " ".join(str(getattr(error, "reason", "") or error).split())
+    if "CERTIFICATE_VERIFY_FAILED" in text:
+        return "TLS: the server's certificate is not trusted (certificate verify failed)"
+    return f"TLS: {text[:200]}"
