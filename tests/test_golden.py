@@ -21,7 +21,7 @@ import pytest
 
 GOLDEN = Path(__file__).parent / "golden"
 OUTPUT_SCHEMAS = Path(__file__).resolve().parents[1] / "schemas" / "output"
-_SCHEMA_FOR_COMMAND = {"validate": "validation-report.schema.json"}
+_SCHEMA_FOR_COMMAND = {"validate": "validation-report.schema.json", "capacity": "capacity-report.schema.json"}
 
 
 def _cases() -> list[Path]:

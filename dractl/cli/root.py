@@ -30,8 +30,9 @@ def _root(ctx: typer.Context,
 
 def register_groups(app: typer.Typer) -> None:
     """Add every working command group (one line each, alphabetical)."""
-    from dractl.cli import discover, explain, validate
+    from dractl.cli import capacity, discover, explain, validate
 
+    capacity.register(app)
     discover.register(app)
     explain.register(app)
     validate.register(app)

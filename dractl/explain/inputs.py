@@ -41,15 +41,16 @@ class Inputs:
     overrides: tuple[str, ...]
 
 
-def world_sources(files: Sequence[str], snapshot: str | None) -> list[WorldSource]:
-    """The sources of the world; UsageError when there is none."""
+def world_sources(files: Sequence[str], snapshot: str | None, command: str = COMMAND) -> list[WorldSource]:
+    """The sources of the world; UsageError (naming ``command``) when there is none."""
     sources: list[WorldSource] = []
     if snapshot:
         sources.append(SnapshotSource(snapshot))
     if files:
         sources.append(FileSource(tuple(files)))
     if not sources:
-        raise UsageError(NO_WORLD, COMMAND)
+        raise UsageError(NO_WORLD.replace("to explain against", "to work on") if command != COMMAND
+                         else NO_WORLD, command)
     return sources
 
 
@@ -99,14 +100,16 @@ def target_spec(
     namespace: str,
     kube_version: str,
     features: Features,
+    command: str = COMMAND,
 ) -> tuple[TargetSpec, list[o.DRAObject]]:
     """The target, and objects of other kinds found in claim files (added to the world)."""
     given = sum(bool(x) for x in (claim_files, claims, pod))
     if given != 1:
+        what = "explain" if command == COMMAND else "count"
         raise UsageError(
-            "say what to explain: CLAIM_FILE arguments, --claim [NS/]NAME or --pod [NS/]NAME "
+            f"say what to {what}: CLAIM_FILE arguments, --claim [NS/]NAME or --pod [NS/]NAME "
             "(exactly one of them)",
-            COMMAND,
+            command,
         )
     if not claim_files:
         return TargetSpec(claim_refs=tuple(claims), pod_ref=pod, namespace=namespace), []
@@ -149,13 +152,14 @@ def reject_invalid(docs: Iterable[object], kube_version: str, features: Features
 
 
 def resolve_features(
-    world: World, kube_version: str | None, gates: str | None, warn: Callable[[str], None]
+    world: World, kube_version: str | None, gates: str | None, warn: Callable[[str], None],
+    command: str = COMMAND,
 ) -> tuple[str, Features, tuple[str, ...]]:
     """Version: flag, else the snapshot's, else the default; gates: the version's defaults,
     then the snapshot's recorded gates, then ``--feature-gates`` (warned when locked)."""
     if kube_version is not None and kube_version not in SUPPORTED_KUBE_VERSIONS:
         raise UsageError(
-            f"--kube-version {kube_version}: one of {', '.join(SUPPORTED_KUBE_VERSIONS)}", COMMAND
+            f"--kube-version {kube_version}: one of {', '.join(SUPPORTED_KUBE_VERSIONS)}", command
         )
     version = kube_version or world.kube_version or DEFAULT_KUBE_VERSION
     if version not in SUPPORTED_KUBE_VERSIONS:
@@ -171,7 +175,7 @@ def resolve_features(
             features = Features.parse(gates, features)
             overrides = tuple(p.strip() for p in gates.split(",") if p.strip())
     except ValueError as e:
-        raise UsageError(f"--feature-gates: {e}" if gates else str(e), COMMAND) from None
+        raise UsageError(f"--feature-gates: {e}" if gates else str(e), command) from None
     for gate in features.locked_overrides(version):
         warn(f"feature gate {gate} is locked in Kubernetes {version}; a real cluster ignores the override")
     return version, features, overrides

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -43,7 +43,15 @@ from dractl.matcher.selection import SelectorCache, SelectorFailure
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
 from dractl.model.features import Features
-from dractl.model.objects import Device, DeviceClass, DeviceTaintRule, Node, ResourceClaim, ResourceSlice
+from dractl.model.objects import (
+    AllocationResult,
+    Device,
+    DeviceClass,
+    DeviceTaintRule,
+    Node,
+    ResourceClaim,
+    ResourceSlice,
+)
 
 if TYPE_CHECKING:
     from dractl.cel.cache import CelCache
@@ -118,6 +126,37 @@ class Allocator:
         run = _Run(self, node, claims, Recorder(trace), max_steps, state)
         return run.outcome()
 
+    @property
+    def state(self) -> _State:
+        """The allocated state the next :meth:`allocate` (without ``allocated=``) sees."""
+        return self._state
+
+    def commit(self, allocations: Iterable[AllocationResult]) -> None:
+        """Add allocation results to the Allocator's own state, in place, as kube-scheduler's
+        assumed claims are: the next :meth:`allocate` sees their devices as in use.  Counts
+        them as :meth:`AllocatedState.from_claims` does (admin access never, a share by its
+        consumed capacity; ``stable`` sees exclusive allocations only).  Costs O(devices
+        added): the way a capacity simulation accumulates thousands of copies.
+        ``self.allocated`` stays the state the Allocator was built with."""
+        st = self._state
+        if not isinstance(st.devices, set):
+            st.devices = set(st.devices)
+        if not isinstance(st.allocated_ids, set) or st.allocated_ids is st.devices:
+            st.allocated_ids = set(st.allocated_ids)
+        for allocation in allocations:
+            for res in allocation.results:
+                if res.admin_access:
+                    continue
+                device = res.device_id
+                if res.share_id is None:
+                    st.devices.add(device)
+                    st.allocated_ids.add(device)
+                elif not self.stable:
+                    st.allocated_ids.add(device)
+                    for name, q in (res.consumed_capacity or {}).items():
+                        caps = st.committed_capacity.setdefault(device, {})
+                        caps[name] = caps.get(name, Fraction(0)) + q.value
+
 
 class _State:
     """The allocated state as the implementation sees it (stable: exclusive devices only)."""
@@ -125,7 +164,7 @@ class _State:
     __slots__ = ("allocated_ids", "committed_capacity", "devices")
 
     def __init__(self, allocated: AllocatedState, stable: bool) -> None:
-        self.devices = allocated.devices
+        self.devices: frozenset[str] | set[str] = allocated.devices
         if stable:
             self.committed_capacity: dict[str, dict[str, Fraction]] = {}
             self.allocated_ids: frozenset[str] | set[str] = allocated.devices

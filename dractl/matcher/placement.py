@@ -11,6 +11,7 @@ fix of kubernetes#140436), and a placement's undo releases everything it took.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -49,7 +50,7 @@ def constraint_error(req: Req, cand: Candidate) -> RequestError:
 class Placer:
     """The state that placements change, and the checks that guard them."""
 
-    def __init__(self, features: Features, n_claims: int, committed: frozenset[str],
+    def __init__(self, features: Features, n_claims: int, committed: AbstractSet[str],
                  committed_capacity: Mapping[str, Mapping[str, Fraction]],
                  constraints: list[list[AnyConstraint]], counters: CounterBook,
                  selectable: Selectable, recorder: Recorder, share_ids: Callable[[], str]) -> None:

@@ -26,7 +26,7 @@ Writer = Callable[[Any, Any], None]
 # A writer, or "module:function" naming one (imported only when that format is rendered).
 _WRITERS: dict[tuple[str, Format], Writer | str] = {}
 # Modules that register writers when imported (lazily, on the first render/allowed_formats).
-_PROVIDERS = ("dractl.render.validation",)
+_PROVIDERS = ("dractl.render.validation", "dractl.render.capacity")
 _loaded = False
 
 

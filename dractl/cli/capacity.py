@@ -1,0 +1,121 @@
+"""``dractl capacity``: how many more copies fit, can a gang run now, where capacity is stranded."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from dractl.cli.env import CliEnv
+from dractl.cli.options import FeatureGatesOpt, output_option
+
+COMMAND = "capacity"
+_, OutputOpt, DEFAULT_OUTPUT = output_option("capacity")
+
+EXAMPLES = """\b
+Examples:
+  # How many more copies of the notebook pod fit in the demo cluster?
+  dractl capacity --pod notebook -f examples/demo/
+
+\b
+  # Can a gang of 3 single-GPU claims run at the same time? (exit 1 if not)
+  dractl capacity --claim single-gpu --replicas 3 -f examples/demo/
+
+\b
+  # The theoretical maximum on an empty cluster, and what best fit would gain
+  dractl capacity --claim inference-mig --ignore-allocations --best-fit -f examples/demo/
+
+\b
+  # A claim file against a saved snapshot, fullest nodes first, as JSON
+  dractl capacity claim.yaml --snapshot cluster.yaml --order least-free -o json
+"""
+
+
+def capacity(
+    ctx: typer.Context,
+    claim_files: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="CLAIM_FILE",
+            help="Files with the ResourceClaims (or templates) of one copy.",
+            show_default=False,
+        ),
+    ] = None,
+    claim: list[str] | None = typer.Option(
+        None,
+        "--claim",
+        metavar="[NS/]NAME",
+        help="A claim of the cluster whose shape is copied (repeatable).",
+    ),
+    pod: str | None = typer.Option(None, "--pod", metavar="[NS/]NAME", help="Copies of this pod."),
+    replicas: int | None = typer.Option(
+        None, "--replicas", min=1, metavar="N", help="Gang size: can N copies be placed at the same time?"
+    ),
+    order: str = typer.Option(
+        "name", "--order", metavar="name|most-free|least-free", help="Which node takes the next copy."
+    ),
+    namespace: str = typer.Option("default", "-n", "--namespace", help="Namespace for names without one."),
+    files: list[str] | None = typer.Option(
+        None, "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
+    ),
+    snapshot: str | None = typer.Option(None, "--snapshot", metavar="FILE", help="A dractl snapshot."),
+    kube_version: str | None = typer.Option(
+        None,
+        "--kube-version",
+        metavar="1.34|…|1.37",
+        help="Kubernetes release (default: the snapshot's, else 1.37).",
+    ),
+    feature_gates: FeatureGatesOpt = None,
+    ignore_allocations: bool = typer.Option(
+        False, "--ignore-allocations", help="As if no claim held a device."
+    ),
+    ignore_taints: bool = typer.Option(False, "--ignore-taints", help="As if no device were tainted."),
+    without_node: list[str] | None = typer.Option(
+        None, "--without-node", metavar="NAME", help="As if the node were gone (repeatable)."
+    ),
+    best_fit: bool = typer.Option(
+        False, "--best-fit", help="Also count with fragmentation-aware placement (advice)."
+    ),
+    max_copies: int = typer.Option(100_000, "--max-copies", min=1, metavar="N", help="Stop counting at N."),
+    output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
+) -> None:
+    """Count how many more copies of a pod (or of a set of claims) fit, as the scheduler would place them.
+
+    Copies are placed one after another, each allocated exactly as the allocator would,
+    on the first node in --order where it fits; every placement counts as allocated
+    before the next.  Shows copies per node and pool, why the next copy fits nowhere,
+    and free devices this shape cannot use (stranded capacity).
+
+    Exit status: 0 at least --replicas (default 1) copies fit, 1 fewer fit, 2 bad input
+    or usage, 3 cluster errors.
+    """
+    from dractl.errors import UsageError
+    from dractl.explain import inputs as inp
+    from dractl.explain.capacity import ORDERS, CapacityOptions
+    from dractl.explain.capacity import capacity as run
+    from dractl.explain.whatif import WhatIf
+    from dractl.render import render
+
+    env = CliEnv.of(ctx)
+    if order not in ORDERS:
+        raise UsageError(f"--order {order}: one of {', '.join(ORDERS)}", COMMAND)
+    world = inp.load_world(inp.world_sources(files or [], snapshot, COMMAND), namespace)
+    version, features, overrides = inp.resolve_features(world, kube_version, feature_gates, env.warn, COMMAND)
+    spec, extra = inp.target_spec(claim_files or [], claim or [], pod, namespace, version, features, COMMAND)
+    opts = CapacityOptions(
+        features=features,
+        kube_version=version,
+        order=order,
+        replicas=replicas,
+        best_fit=best_fit,
+        max_copies=max_copies,
+        feature_overrides=overrides,
+        whatif=WhatIf(ignore_allocations, ignore_taints, tuple(without_node or ())),
+    )
+    report = run(inp.merge(world, extra), spec, opts)
+    render(report, output, env.out, COMMAND)
+    raise typer.Exit(report.exit_code)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("capacity", epilog=EXAMPLES)(capacity)

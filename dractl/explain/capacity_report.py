@@ -1,0 +1,191 @@
+"""The capacity answer as data (``kind: CapacityReport``, ``dractl/v1alpha1``).
+
+``summary.copies`` is the total number of copies that fit, ``nodes[].copies`` the
+per-node count: scripts and CI read these (schema:
+``schemas/output/capacity-report.schema.json``).  Everything is computed by the
+engine; renderers only lay it out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from dractl.errors import EXIT_FINDINGS, EXIT_OK
+
+API_VERSION = "dractl/v1alpha1"
+KIND = "CapacityReport"
+ADVICE = "advice: a fragmentation-aware placement, not what kube-scheduler does"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Copy ``index`` (1-based) went to ``node`` and got ``devices`` (``driver/pool/device``)."""
+
+    index: int
+    node: str
+    devices: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"copy": self.index, "node": self.node, "devices": list(self.devices)}
+
+
+@dataclass(frozen=True, slots=True)
+class NodeCapacity:
+    """``copies`` placed on the node; ``free_devices``: its own devices left unallocated;
+    ``filtered``: the pod's node filters reject it; ``stopped``: why the next copy did not fit."""
+
+    name: str
+    copies: int
+    free_devices: int
+    filtered: tuple[str, ...] = ()
+    stopped: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "copies": self.copies,
+            "freeDevices": self.free_devices,
+            "filtered": list(self.filtered),
+            "stopped": self.stopped,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Blocking:
+    """Why the next copy fits nowhere: the headline, and the node groups of explain's funnel
+    as ``(message, node count, example nodes)``."""
+
+    message: str
+    nodes: int
+    groups: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "message": self.message,
+            "nodesEvaluated": self.nodes,
+            "groups": [{"message": m, "nodes": n, "examples": list(e)} for m, n, e in self.groups],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Stranded:
+    """Free capacity this claim shape cannot use, and why (one kind per entry).
+
+    ``reason``: ``too-few-on-node`` | ``constraint`` | ``counters-exhausted`` |
+    ``partly-consumed-counters`` | ``capacity-below-request`` | ``tainted``."""
+
+    reason: str
+    message: str
+    devices: int = 0
+    nodes: int = 0
+    largest_block: int | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reason": self.reason,
+            "message": self.message,
+            "devices": self.devices,
+            "nodes": self.nodes,
+            "largestBlock": self.largest_block,
+            "details": dict(self.details),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class BestFitComparison:
+    """The same simulation with explain's best-fit score choosing the node (advice)."""
+
+    first_fit: int
+    best_fit: int
+    nodes: tuple[NodeCapacity, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": ADVICE,
+            "firstFit": self.first_fit,
+            "bestFit": self.best_fit,
+            "gain": self.best_fit - self.first_fit,
+            "nodes": [{"name": n.name, "copies": n.copies} for n in self.nodes if n.copies],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CapacityReport:
+    """The whole answer.  ``limited``: counting stopped at ``--max-copies``; ``error``: the
+    scheduler would fail the pod outright (an allocation error), so no copy is placed."""
+
+    report_type: ClassVar[str] = "capacity"
+
+    target: str
+    copies: int
+    limited: bool
+    replicas: int | None
+    order: str
+    nodes: tuple[NodeCapacity, ...]
+    pools: tuple[tuple[str, int], ...]
+    placements: tuple[Placement, ...]
+    blocking: Blocking | None
+    fragmentation: tuple[Stranded, ...]
+    best_fit: BestFitComparison | None
+    error: str | None
+    notes: tuple[str, ...]
+    context: dict[str, Any]
+    attempts: int = 0
+
+    @property
+    def wanted(self) -> int:
+        return self.replicas if self.replicas is not None else 1
+
+    @property
+    def gang_fits(self) -> bool:
+        return self.error is None and self.copies >= self.wanted
+
+    @property
+    def exit_code(self) -> int:
+        """0 when at least ``--replicas`` (default 1) copies fit, else 1."""
+        return EXIT_OK if self.gang_fits else EXIT_FINDINGS
+
+    @property
+    def summary_line(self) -> str:
+        more = "at least " if self.limited else ""
+        line = f"{more}{self.copies} more cop{'y' if self.copies == 1 else 'ies'} of {self.target} fit"
+        used = sum(1 for n in self.nodes if n.copies)
+        if self.copies:
+            line += f" on {used} node{'s' if used != 1 else ''}"
+        if self.replicas is not None:
+            verdict = "can" if self.gang_fits else "cannot"
+            line += f"; a gang of {self.replicas} {verdict} be placed at the same time"
+            if not self.gang_fits and self.error is None:
+                line += f" ({self.replicas - self.copies} would stay pending)"
+        return line
+
+    def to_dict(self) -> dict[str, Any]:
+        summary: dict[str, Any] = {
+            "copies": self.copies,
+            "limited": self.limited,
+            "replicas": self.replicas,
+            "gangFits": self.gang_fits,
+            "pending": max(self.wanted - self.copies, 0) if self.replicas is not None else None,
+            "nodesUsed": sum(1 for n in self.nodes if n.copies),
+            "nodesEvaluated": len(self.nodes),
+            "allocationAttempts": self.attempts,
+            "message": self.summary_line,
+        }
+        return {
+            "apiVersion": API_VERSION,
+            "kind": KIND,
+            "target": self.target,
+            "summary": summary,
+            "order": self.order,
+            "error": self.error,
+            "blocking": self.blocking.to_dict() if self.blocking else None,
+            "nodes": [n.to_dict() for n in self.nodes],
+            "pools": [{"pool": p, "devices": n} for p, n in self.pools],
+            "placements": [p.to_dict() for p in self.placements],
+            "fragmentation": [s.to_dict() for s in self.fragmentation],
+            "bestFit": self.best_fit.to_dict() if self.best_fit else None,
+            "notes": list(self.notes),
+            "context": dict(self.context),
+        }
