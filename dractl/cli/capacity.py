@@ -77,6 +77,12 @@ def capacity(
         False, "--best-fit", help="Also count with fragmentation-aware placement (advice)."
     ),
     max_copies: int = typer.Option(100_000, "--max-copies", min=1, metavar="N", help="Stop counting at N."),
+    allocator: str = typer.Option(
+        "auto",
+        "--allocator",
+        metavar="auto|stable|incubating|experimental",
+        help="Allocator implementation (auto: the one Kubernetes picks for the version and gates).",
+    ),
     output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
 ) -> None:
     """Count how many more copies of a pod (or of a set of claims) fit, as the scheduler would place them.
@@ -108,6 +114,7 @@ def capacity(
         order=order,
         replicas=replicas,
         best_fit=best_fit,
+        implementation=allocator,
         max_copies=max_copies,
         feature_overrides=overrides,
         whatif=WhatIf(ignore_allocations, ignore_taints, tuple(without_node or ())),

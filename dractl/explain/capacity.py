@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 import uuid
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from dractl.explain import target as tgt
@@ -72,6 +72,7 @@ class CapacityOptions:
     max_copies: int = DEFAULT_MAX_COPIES
     feature_overrides: tuple[str, ...] = ()
     explain_blocking: bool = True
+    implementation: str = "auto"
 
     def __post_init__(self) -> None:
         if self.order not in ORDERS:
@@ -173,14 +174,7 @@ class Simulation:
     def __init__(self, world: World, shape: Shape, options: CapacityOptions, *, best_fit: bool) -> None:
         self.world, self.shape, self.options, self.use_best_fit = world, shape, options, best_fit
         self.share_counter = 0
-        self.allocator = Allocator(
-            world.device_classes,
-            world.slices,
-            options.features,
-            allocated=AllocatedState.from_claims(world.claims),
-            taint_rules=world.taint_rules,
-            share_ids=self._share_id,
-        )
+        self.allocator = _allocator(world, options, self._share_id)
         self.node_names = world.node_names()
         self.nodes = {n: world.node(n) or o.Node(meta=o.ObjectMeta(name=n)) for n in self.node_names}
         self.filtered: dict[str, tuple[str, ...]] = {}
@@ -412,6 +406,25 @@ class Simulation:
         return tuple(out)
 
 
+def _allocator(world: World, options: CapacityOptions, share_ids: Callable[[], str]) -> Allocator:
+    """The one Allocator of a simulation; UsageError for an implementation that does not
+    support the enabled features (as ``NewAllocator`` refuses)."""
+    from dractl.errors import UsageError
+
+    try:
+        return Allocator(
+            world.device_classes,
+            world.slices,
+            options.features,
+            allocated=AllocatedState.from_claims(world.claims),
+            taint_rules=world.taint_rules,
+            share_ids=share_ids,
+            implementation=options.implementation,
+        )
+    except ValueError as e:
+        raise UsageError(f"--allocator {options.implementation}: {e}", "capacity") from None
+
+
 # --------------------------------------------------------------------------- why the next one fails
 
 
@@ -434,6 +447,8 @@ def _blocking(sim: Simulation, options: CapacityOptions) -> tuple[Blocking | Non
             claim_objects=tuple(fresh), namespace=fresh[0].meta.namespace if fresh else "default"
         )
     exp_options = ExplainOptions(features=options.features, kube_version=options.kube_version, examples=3)
+    if "implementation" in ExplainOptions.__dataclass_fields__:  # explain's --allocator
+        exp_options = replace(exp_options, implementation=options.implementation)  # type: ignore[call-arg]
     explanation = explain(world, spec, exp_options)
     if explanation.fits:  # cannot happen when the simulation is right: say so rather than hide it
         return Blocking(
@@ -462,11 +477,16 @@ def _context(world: World, options: CapacityOptions) -> dict[str, object]:
         "whatIf": options.whatif.to_dict(),
         "order": options.order,
         "maxCopies": options.max_copies,
+        "allocator": options.implementation,
     }
 
 
 def count_sequential(
-    world: World, claims: Sequence[o.ResourceClaim], features: Features, limit: int = 1000
+    world: World,
+    claims: Sequence[o.ResourceClaim],
+    features: Features,
+    limit: int = 1000,
+    implementation: str = "auto",
 ) -> int:
     """Reference count for tests: a loop of ``allocate()`` on a fresh Allocator per copy, each
     success added to the allocated claims, nodes in name order.  Slow; no shortcuts."""
@@ -476,7 +496,12 @@ def count_sequential(
         copy = [_renamed(c, k) for c in claims]
         state = AllocatedState.from_claims([*world.claims, *placed])
         allocator = Allocator(
-            world.device_classes, world.slices, features, allocated=state, taint_rules=world.taint_rules
+            world.device_classes,
+            world.slices,
+            features,
+            allocated=state,
+            taint_rules=world.taint_rules,
+            implementation=implementation,
         )
         for name in names:
             node = world.node(name) or o.Node(meta=o.ObjectMeta(name=name))

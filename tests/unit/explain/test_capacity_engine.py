@@ -319,3 +319,28 @@ def test_inputs_are_not_mutated_and_json_is_stable() -> None:
     assert (w.claims, w.slices) == before
     assert one == two
     assert one["summary"]["copies"] == sum(n["copies"] for n in one["nodes"])
+
+
+@pytest.mark.parametrize("implementation", ["stable", "incubating", "experimental"])
+def test_every_allocator_implementation_agrees_with_its_own_sequential_loop(implementation: str) -> None:
+    features = Features.for_version("1.34") if implementation == "stable" else Features.for_version("1.37")
+    w = three_nodes(held("busy", "a", ["a-gpu0"]))
+    spec = files(ask(count=2))
+    r = run(w, spec, features, implementation=implementation)
+    w2, target = resolve(w, spec, WhatIf(), features)
+    expected = count_sequential(w2, list(Shape.of(w2, target).fresh), features, implementation=implementation)
+    assert r.copies == expected == 5
+    assert r.context["allocator"] == implementation
+
+
+def test_an_implementation_that_lacks_an_enabled_feature_is_a_usage_error() -> None:
+    from dractl.errors import UsageError
+
+    with pytest.raises(UsageError, match="--allocator stable"):
+        run(three_nodes(), files(ask()), Features.for_version("1.37"), implementation="stable")
+
+
+def test_admin_access_copies_never_use_up_devices() -> None:
+    w = three_nodes()
+    r = run(w, files(ask(adminAccess=True)), max_copies=25)
+    assert r.copies == 25 and r.limited  # admin access does not make a device allocated
