@@ -55,7 +55,10 @@ def _write(report: Any, console: Any, *, wide: bool) -> None:
     out += _fragmentation(d["fragmentation"])
     if d["bestFit"]:
         bf = d["bestFit"]
-        out += ["", f"best fit ({bf['label']}): {_copies(bf['bestFit'])}; first fit: {_copies(bf['firstFit'])}"]
+        out += [
+            "",
+            f"best fit ({bf['label']}): {_copies(bf['bestFit'])}; first fit: {_copies(bf['firstFit'])}",
+        ]
     out += [f"note: {n}" for n in d["notes"]]
     write_text(console, "\n".join(line.rstrip() for line in out))
 
