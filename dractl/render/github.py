@@ -9,16 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from dractl.render.registry import write_text
+from dractl.render.sanitize import github_data as _data
+from dractl.render.sanitize import github_property as _prop
+from dractl.render.sanitize import sanitize
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
-
-
-def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _prop(text: str) -> str:
-    return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def annotation(item: dict[str, Any]) -> str:
@@ -27,7 +22,7 @@ def annotation(item: dict[str, Any]) -> str:
         props.append(f"line={item['line']}")
         if item.get("column") is not None:
             props.append(f"col={item['column']}")
-    props.append(f"title={_prop(item['rule'])}")
+    props.append(f"title={_prop(str(item['rule']))}")
     message = item["message"]
     if item.get("path") and item["path"] not in message:
         message = f"{item['path']}: {message}"
@@ -35,7 +30,7 @@ def annotation(item: dict[str, Any]) -> str:
 
 
 def to_github(report: Any) -> str:
-    doc = report.to_dict()
+    doc = sanitize(report.to_dict())
     lines = [annotation(item) for item in doc["items"]]
     for err in doc.get("inputErrors", []):
         where = f"file={_prop(err['file'])}" + (f",line={err['line']}" if err.get("line") else "")

@@ -13,6 +13,7 @@ from collections import defaultdict
 from typing import Any
 
 from dractl.render.registry import write_text
+from dractl.render.sanitize import sanitize
 
 
 def _key(d: dict[str, Any]) -> tuple[Any, ...]:
@@ -32,7 +33,7 @@ def _line(item: dict[str, Any]) -> str:
 
 
 def to_junit(report: Any, suite_name: str = "dractl validate") -> str:
-    doc = report.to_dict()
+    doc = sanitize(report.to_dict())  # one line per value, nothing XML 1.0 forbids
     by_object: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
     for item in doc["items"]:
         by_object[_key(item)].append(item)

@@ -76,11 +76,40 @@ def render(report: Any, fmt: Format | str | Enum, console: Any, command: str | N
         allowed = ", ".join(f.value for f in allowed_formats(report_type))
         raise UsageError(f"--output {value} is not supported by {command or report_type}; one of: {allowed}",
                          command) from None
-    writer(report, console)
+    writer(report if Format(value) in _EXACT else _Escaped(report), console)
+
+
+# Formats whose writers get the exact document (and escape on their own, see render.sanitize);
+# every other writer sees a report whose to_dict() has every input string escaped.
+_EXACT = frozenset({Format.JSON, Format.YAML, Format.SARIF})
+
+
+class _Escaped:
+    """``report`` with ``to_dict()`` passed through :func:`dractl.render.sanitize.sanitize` (so
+    no text writer can print a control character from input); other attributes delegate."""
+
+    def __init__(self, report: Any) -> None:
+        self._report = report
+        self._doc: Any = None
+
+    def to_dict(self) -> Any:
+        if self._doc is None:
+            from dractl.render.sanitize import sanitize
+
+            self._doc = sanitize(self._report.to_dict())
+        return self._doc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._report, name)
 
 
 def write_text(console: Any, text: str) -> None:
-    """Write raw text (JSON, XML, annotations) to the console's file, ending with a newline."""
+    """Write text (JSON, XML, annotations) to the console's file, ending with a newline.  The last
+    line of defence: any unsafe character still in ``text`` (a writer that composed a message from
+    input without :mod:`dractl.render.sanitize`) is escaped, newlines kept."""
+    from dractl.render.sanitize import escape_block
+
+    text = escape_block(text)
     out = console.file
     out.write(text if text.endswith("\n") or not text else text + "\n")
     out.flush()

@@ -6,19 +6,20 @@ when the report has it.  Inputs that could not be read become tool execution not
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import quote
 
 from dractl import __version__
 from dractl.render.registry import write_text
+from dractl.render.sanitize import dumps_json
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _location(file: str, line: int | None, column: int | None, path: str = "") -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": {"uri": quote(file, safe="/:-._~") if file else "-"}}
+    uri = quote(file, safe="/:-._~", errors="surrogatepass") if file else "-"
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
     if line:
         region: dict[str, Any] = {"startLine": line}
         if column:
@@ -58,7 +59,7 @@ def to_sarif_dict(report: Any) -> dict[str, Any]:
 
 
 def to_sarif(report: Any) -> str:
-    return json.dumps(to_sarif_dict(report), indent=2, ensure_ascii=False) + "\n"
+    return dumps_json(to_sarif_dict(report)) + "\n"
 
 
 def write_sarif(report: Any, console: Any) -> None:

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from dractl.render.registry import write_text
+from dractl.render.sanitize import dumps_json, dumps_yaml
 
 
 def to_json(report: Any) -> str:
-    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    return dumps_json(report.to_dict()) + "\n"
 
 
 def to_yaml(report: Any) -> str:
-    import yaml
-
-    return str(yaml.safe_dump(report.to_dict(), sort_keys=False, default_flow_style=False, allow_unicode=True,
-                              width=100))
+    return dumps_yaml(report.to_dict(), width=100)
 
 
 def write_json(report: Any, console: Any) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from dractl.render.registry import write_text
+from dractl.render.sanitize import sanitize
 
 
 def _plural(n: int, word: str) -> str:
@@ -77,7 +78,7 @@ def findings_lines(doc: dict[str, Any], wide: bool = False) -> str:
 def write_table(report: Any, console: Any, wide: bool = False) -> None:
     """The findings as a table (as lines when the message column would be narrower than
     MIN_MESSAGE_WIDTH), then the summary line."""
-    doc = report.to_dict()
+    doc = sanitize(report.to_dict())
     if doc["items"]:
         fixed = max(len(_location(i)) for i in doc["items"]) + len("SEVERITY") + 9 + \
             max(len(i["rule"]) for i in doc["items"])

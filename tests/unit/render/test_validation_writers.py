@@ -57,8 +57,7 @@ def test_table() -> None:
         "                                                      DeviceClass is deprecated in v1.35+,\n"
         "                                                      unavailable in v1.38+\n"
         'dir/c.yaml:12:9   error      SCHEMA-UNKNOWN-FIELD     unknown field "spec.a,b"\n'
-        "x.yaml            error      SCHEMA-NO-KIND           kind not set\n"
-        "                                                      100% sure\n"
+        "x.yaml            error      SCHEMA-NO-KIND           kind not set\\n100% sure\n"
         "Validated 3 objects in 2 files against Kubernetes 1.37: 2 errors, 1 warning; skipped 1 object of "
         "other kinds (Namespace: 1).\n")
 
@@ -74,7 +73,7 @@ def test_narrow_terminals_get_lines() -> None:
         "dir/c.yaml:1:1: warning API-VERSION-DEPRECATED: apiVersion: resource.k8s.io/v1beta1 DeviceClass is "
         "deprecated in v1.35+, unavailable in v1.38+",
         'dir/c.yaml:12:9: error SCHEMA-UNKNOWN-FIELD: unknown field "spec.a,b"',
-        "x.yaml: error SCHEMA-NO-KIND: kind not set"]
+        "x.yaml: error SCHEMA-NO-KIND: kind not set\\n100% sure"]
     assert 'dir/c.yaml:12:9: error SCHEMA-UNKNOWN-FIELD: ResourceClaim/ns/c: unknown field "spec.a,b"' in \
         rendered("wide", width=100)
 
@@ -99,7 +98,7 @@ def test_github_annotations_are_escaped() -> None:
         "::warning file=dir/c.yaml,line=1,col=1,title=API-VERSION-DEPRECATED::apiVersion: resource.k8s.io/v1beta1 "
         "DeviceClass is deprecated in v1.35+, unavailable in v1.38+\n"
         '::error file=dir/c.yaml,line=12,col=9,title=SCHEMA-UNKNOWN-FIELD::unknown field "spec.a,b"\n'
-        "::error file=x.yaml,title=SCHEMA-NO-KIND::kind not set%0A100%25 sure\n"
+        "::error file=x.yaml,title=SCHEMA-NO-KIND::kind not set\\n100%25 sure\n"
         "::error file=t.tmpl,title=INPUT-ERROR::t.tmpl: not YAML\n")
 
 
