@@ -20,6 +20,8 @@ from dractl.validate import schema, versions
 from dractl.validate.findings import Finding, Severity
 from dractl.validate.options import ValidateOptions
 from dractl.validate.report import ObjectResult, ValidationReport
+from dractl.validate.rules import workloads
+from dractl.validate.rules.pod import POD_RULES
 from dractl.validate.versions import Availability
 
 OBJECT_RULES: dict[str, str] = {
@@ -33,7 +35,7 @@ OBJECT_RULES: dict[str, str] = {
     "API-UNKNOWN-KIND": "resource.k8s.io has no such kind in this API version.",
     "POD-CLAIM-SOURCE": "A Pod uses the removed resourceClaims[].source shape (Kubernetes < 1.31).",
 }
-RULES: dict[str, str] = {**schema.SCHEMA_RULES, **OBJECT_RULES}
+RULES: dict[str, str] = {**schema.SCHEMA_RULES, **OBJECT_RULES, **POD_RULES}
 _DECODE_RULES = frozenset({"SCHEMA-UNKNOWN-FIELD", "SCHEMA-DUPLICATE-FIELD", "SCHEMA-TYPE", "SCHEMA-ENUM",
                            "SCHEMA-QUANTITY", "SCHEMA-INT-RANGE", "SCHEMA-FORMAT", "SCHEMA-INVALID"})
 
@@ -111,6 +113,10 @@ def _by_kind(raw: dict[str, Any], api_version: str, kind: str, doc: Doc,
         return _dra(raw, version, kind, doc, opts), True
     if api_version == "v1" and kind == "Pod":
         return _pod(raw, doc, opts), True
+    if workloads.is_workload(api_version, kind):  # every pod template, checked as a Pod at its own path
+        templates = workloads.pod_templates(raw)
+        return _duplicates(doc, opts) + [workloads.relocate(f, path) for path, pod in templates
+                                         for f in _pod_fields(pod, opts)], True
     if kind in versions.DRA_KINDS or api_version == versions.GROUP:
         # A DRA kind in another group (or the group without a version) is a typo, not another kind.
         served = versions.enabled_versions(kind, opts.kube_version, opts.runtime)
@@ -154,8 +160,16 @@ def _semantic(raw: dict[str, Any], opts: ValidateOptions, structural: Sequence[F
 
 
 def _pod(raw: dict[str, Any], doc: Doc, opts: ValidateOptions) -> list[Finding]:
+    return _pod_fields(raw, opts) + _duplicates(doc, opts)
+
+
+def _pod_fields(raw: dict[str, Any], opts: ValidateOptions) -> list[Finding]:
+    from dractl.validate.rules.pod import check_pod
+
     out: list[Finding] = []
-    for f in schema.check_schema(raw, "Pod", "v1", opts) + _duplicates(doc, opts):
+    structural = schema.check_schema(raw, "Pod", "v1", opts)
+    decoded = not any(f.rule in _DECODE_RULES and f.severity is Severity.ERROR for f in structural)
+    for f in structural + (check_pod(raw, opts) if opts.semantic and decoded else []):
         if f.rule == "SCHEMA-UNKNOWN-FIELD" and f.path.startswith("spec.resourceClaims[") \
                 and f.path.endswith("].source"):
             f = replace(f, severity=Severity.ERROR, rule="POD-CLAIM-SOURCE", message=(

@@ -18,7 +18,7 @@ from typing import Any
 
 from dractl.validate.findings import Finding, Severity
 from dractl.validate.options import ValidateOptions
-from dractl.validate.rules import xclaims, xmatch, xpools
+from dractl.validate.rules import xclaims, xmatch, xpods, xpools
 from dractl.validate.rules.xindex import DocLike, Entry, Index
 
 LINT_RULES: dict[str, str] = {
@@ -37,6 +37,7 @@ LINT_RULES: dict[str, str] = {
     "LINT-DTR-NO-SELECTOR": "A DeviceTaintRule without a selector (Kubernetes taints every device).",
     "LINT-TOLERATION-NOTHING": "A toleration that can never match a taint.",
     "RC-ADMIN-NS": "adminAccess in a namespace without the admin-access label (known from the inputs).",
+    **xpods.XPOD_RULES,
 }
 _ERROR_RULES = frozenset({"RC-ADMIN-NS"})
 
@@ -62,6 +63,7 @@ def lint(
     xclaims.check_taint_rules(index, emit)
     xclaims.check_tolerations(index, emit)
     xclaims.check_admin_namespaces(index, emit)
+    xpods.check_pod_claims(index, emit)
     xpools.check_pools(index, emit)
     xpools.check_uuids(index, emit)
     xpools.check_mixed_slices(index, emit, before_135=opts.kube_version in ("1.32", "1.33", "1.34"))

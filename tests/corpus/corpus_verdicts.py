@@ -80,6 +80,8 @@ def update() -> int:
         for row in load_expected():
             if row["verdict"] == "input-error":
                 whys[key(row)] = row.get("why", "TODO")
+            elif "why" in row:  # a reviewed note on a changed verdict (kept while the verdict holds)
+                whys[(*key(row), row["verdict"])] = row["why"]
             for f in row.get("findings", []):
                 if "why" in f:
                     whys[key(row, f)] = f["why"]
@@ -89,6 +91,8 @@ def update() -> int:
         if row["verdict"] == "input-error":
             row["why"] = whys.get(key(row), "TODO")
             todo += row["why"] == "TODO"
+        elif (*key(row), row["verdict"]) in whys:
+            row["why"] = whys[(*key(row), row["verdict"])]
         for f in row.get("findings", []):
             if f["severity"] == "error":
                 default = NOT_ENABLED_WHY if f["rule"] == "API-VERSION-NOT-ENABLED" else "TODO"

@@ -756,6 +756,21 @@ TEXTS: dict[str, E] = {
         "Scheduling fails until the class exists.",
         "Create the class or fix the name.",
     ),
+    "ADV-TEMPLATE-EXISTS": (
+        "A Pod or workload pod template names a ResourceClaimTemplate of the inputs or the cluster.",
+        "The claim controller cannot create the pod's claim, so the pod never starts.",
+        "Create the template in the pod's namespace (or give it as context with --snapshot), or fix it.",
+    ),
+    "ADV-CLAIM-EXISTS": (
+        "A Pod or workload pod template names a ResourceClaim of the inputs or the cluster.",
+        "The pod stays pending until the claim exists in its namespace.",
+        "Create the claim in the pod's namespace, or fix the name.",
+    ),
+    "DRACTL-IGNORE-INVALID": (
+        "A dractl.io/ignore annotation must be 'RULE[,RULE]: reason', naming known rules.",
+        "An exception without a reason cannot be reviewed; a misspelled rule would silence nothing.",
+        "Write e.g. `dractl.io/ignore: \"ADV-CLASS-EXISTS: installed by the gpu-operator chart\"`.",
+    ),
     "ADV-TOL-16": (
         "More than 16 tolerations (documented, not enforced).",
         "May be enforced later.",

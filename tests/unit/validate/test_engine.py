@@ -102,11 +102,16 @@ def test_non_string_kind_is_a_type_error() -> None:
 
 def test_other_kinds_are_skipped_and_counted() -> None:
     found, report = run({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x", "bogus": 1}},
-                        {"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"nonsense": True}}, CLAIM)
+                        {"apiVersion": "v1", "kind": "ConfigMap", "data": {"nonsense": True}}, CLAIM)
     assert found == []
-    assert dict(report.summary.skipped) == {"Namespace": 1, "Deployment": 1}
+    assert dict(report.summary.skipped) == {"Namespace": 1, "ConfigMap": 1}
     assert report.summary.objects == 1
     assert [o.status for o in report.objects] == ["skipped", "skipped", "valid"]
+
+
+def test_workloads_are_checked_through_their_pod_templates() -> None:
+    found, report = run({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"nonsense": True}})
+    assert found == [] and report.objects[0].checked and report.summary.objects == 1
 
 
 def test_pods_are_checked_only_where_dractl_reads() -> None:
