@@ -13,6 +13,45 @@ from dataclasses import dataclass, fields, replace
 SUPPORTED_KUBE_VERSIONS = ("1.34", "1.35", "1.36", "1.37")
 DEFAULT_KUBE_VERSION = "1.37"
 
+# Behaviour that changed in a patch release, where it is known and documented: (minor, first patch
+# with the new behaviour).  Anything not listed here behaves the same in every patch of a minor, so a
+# patch version is treated as its minor.  To add one: a row here, and the rule that reads it asks
+# :func:`patch_has`.
+PATCH_FIXES: dict[str, tuple[str, int]] = {
+    # kubernetes PR #141648 (cherry-picked to release-1.37 as #141998, September 2026): a
+    # DeviceTaintRule without spec.deviceSelector matches no device, as documented; before, the
+    # scheduler's taint tracker applied it to every device.  The 1.37 patch changelogs were not
+    # available to check; by the release calendar the cherry-pick made the first patch, v1.37.1.
+    "dtr-nil-selector-matches-none": ("1.37", 1),
+}
+
+
+def parse_kube_version(text: str) -> tuple[str, int | None]:
+    """``1.35`` / ``v1.35`` / ``1.35.2`` / ``v1.35.2`` (what ``kubectl version`` prints, also with a
+    ``-gke.1``-style suffix) → ``("1.35", None | 2)``.  ValueError for anything else (the caller
+    checks that the minor is supported)."""
+    raw = text.strip()
+    core = raw[1:] if raw[:1] in ("v", "V") else raw
+    core = core.split("+", 1)[0].split("-", 1)[0]
+    parts = core.split(".")
+    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts) or parts[0] != "1":
+        raise ValueError(f"invalid Kubernetes version {text!r}: expected 1.MINOR or 1.MINOR.PATCH, e.g. 1.37 "
+                         "or v1.37.2")
+    minor = f"1.{int(parts[1])}"
+    return minor, int(parts[2]) if len(parts) == 3 else None
+
+
+def patch_has(fix: str, kube_version: str, patch: int | None) -> bool | None:
+    """Does release ``kube_version`` (a minor) at ``patch`` have the behaviour ``fix`` of
+    :data:`PATCH_FIXES`?  True/False when known, None when the patch is not given and the minor is the
+    one where it changed (the caller says both)."""
+    minor, first = PATCH_FIXES[fix]
+    have, want = tuple(map(int, kube_version.split("."))), tuple(map(int, minor.split(".")))
+    if have != want:
+        return have > want
+    return None if patch is None else patch >= first
+
+
 # field name -> Kubernetes gate name
 GATE_NAMES: dict[str, str] = {
     "admin_access": "DRAAdminAccess",
@@ -77,6 +116,21 @@ def _aliases() -> dict[str, str]:
 _ALIASES = _aliases()
 
 
+def _did_you_mean(name: str) -> str:
+    """``; did you mean DRAPrioritizedList?`` for the closest Kubernetes gate name, else a pointer
+    to where the gates are listed (never the whole list: it is long and changes each release)."""
+    import difflib
+
+    names = sorted(GATE_NAMES.values())
+    by_lower = {n.lower(): n for n in names}
+    bare = name.lower().removeprefix("dra")
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6) or \
+        difflib.get_close_matches("dra" + bare, list(by_lower), n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean {by_lower[close[0]]}?"
+    return f" (the {len(names)} DRA gates dractl knows are named DRA…, e.g. DRAPrioritizedList)"
+
+
 @dataclass(frozen=True, slots=True)
 class Features:
     """Which DRA features are on.  Construct with :meth:`for_version` or :meth:`parse`."""
@@ -113,8 +167,7 @@ class Features:
         for name, value in values.items():
             key = _ALIASES.get(str(name).lower())
             if key is None:
-                raise ValueError(f"unknown DRA feature gate {name!r}; known: "
-                                 f"{', '.join(sorted(GATE_NAMES.values()))}")
+                raise ValueError(f"unknown DRA feature gate {name!r}" + _did_you_mean(str(name)))
             if not isinstance(value, bool):
                 raise ValueError(f"feature gate {name}: value must be true or false, not {value!r}")
             changes[key] = value

@@ -34,7 +34,8 @@ LINT_RULES: dict[str, str] = {
     "LINT-SELECTOR-NO-MATCH": "A request's class and request selectors match none of the input devices.",
     "LINT-REQUEST-EXCEEDS-NODE": "A request asks for more devices than any one node offers.",
     "LINT-DTR-EMPTY-SELECTOR": "A DeviceTaintRule with an empty selector taints every device in the cluster.",
-    "LINT-DTR-NO-SELECTOR": "A DeviceTaintRule without a selector (Kubernetes taints every device).",
+    "LINT-DTR-NO-SELECTOR": "A DeviceTaintRule without a selector (before v1.37.1 the scheduler taints every "
+                            "device; from v1.37.1 it matches none).",
     "LINT-TOLERATION-NOTHING": "A toleration that can never match a taint.",
     "RC-ADMIN-NS": "adminAccess in a namespace without the admin-access label (known from the inputs).",
     **xpods.XPOD_RULES,
@@ -60,7 +61,7 @@ def lint(
 
     xclaims.check_classes(index, emit)
     xclaims.check_selector_refs(index, emit)
-    xclaims.check_taint_rules(index, emit)
+    xclaims.check_taint_rules(index, emit, opts.kube_version, opts.kube_patch)
     xclaims.check_tolerations(index, emit)
     xclaims.check_admin_namespaces(index, emit)
     xpods.check_pod_claims(index, emit)

@@ -16,7 +16,8 @@ class ValidateOptions:
     warnings (the server's fieldValidation=Warn) instead of errors; ``semantic`` runs the API-server
     rules and CEL checks beyond JSON Schema; ``old_files`` enables update rules (UPD-…);
     ``runtime`` says which API versions the cluster serves (``--runtime-config``; default:
-    kube-apiserver's, i.e. resource.k8s.io/v1 only)."""
+    kube-apiserver's, i.e. resource.k8s.io/v1 only); ``kube_patch`` is the patch release when known
+    (``1.37.2`` → 2; None: any patch of the minor), read only where a patch changed behaviour."""
 
     kube_version: str = DEFAULT_KUBE_VERSION
     features: Features = field(default_factory=Features.for_version)
@@ -26,3 +27,4 @@ class ValidateOptions:
     semantic: bool = True
     old_files: tuple[str, ...] = ()
     runtime: RuntimeConfig = DEFAULT_RUNTIME
+    kube_patch: int | None = None

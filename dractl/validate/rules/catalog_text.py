@@ -820,10 +820,10 @@ TEXTS: dict[str, E] = {
         "Select a driver, pool or device.",
     ),
     "LINT-DTR-NO-SELECTOR": (
-        "A DeviceTaintRule without deviceSelector: documented to match no device, but Kubernetes' "
-        "taint tracker applies it to every device.",
-        "The scheduler and the eviction controller follow the tracker: every device gets the taint.",
-        "Add spec.deviceSelector naming the driver, pool or device to taint.",
+        "A DeviceTaintRule without deviceSelector: documented to match no device; before v1.37.1 "
+        "(kubernetes PR #141648) the scheduler's taint tracker applied it to every device.",
+        "Up to v1.37.0 no pod gets a DRA device unless it tolerates the taint; from v1.37.1 it does nothing.",
+        "Add spec.deviceSelector naming the driver, pool or device to taint (deviceSelector: {} for all).",
     ),
     "LINT-TOLERATION-NOTHING": (
         "A toleration that matches no taint.",

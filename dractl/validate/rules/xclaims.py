@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dractl.validate.rules.ctx import as_list, as_map, as_str
-from dractl.validate.rules.xindex import Entry, Index, requests_of, selector_exprs
+from dractl.validate.rules.xindex import Entry, Index, devices_of, requests_of, selector_exprs
 
 Emit = Callable[[Entry, str, str, str], None]
 ADMIN_LABEL = "resource.kubernetes.io/admin-access"
@@ -59,7 +59,7 @@ def published_names(index: Index) -> tuple[dict[str, int], dict[str, int], dict[
     domains: dict[str, int] = {}
     for e in index.slices():
         driver = as_str(e.spec.get("driver"))
-        for dev in as_list(e.spec.get("devices")):
+        for _, dev in devices_of(e.spec):
             dev = as_map(dev)
             seen = {driver}
             for target, fld in ((attrs, "attributes"), (caps, "capacity")):
@@ -113,7 +113,12 @@ def _selector_owners(index: Index) -> list[tuple[Entry, Mapping[str, Any], str]]
     return [o for o in out if o[0].is_input]
 
 
-def check_taint_rules(index: Index, emit: Emit) -> None:
+def check_taint_rules(index: Index, emit: Emit, kube_version: str = "1.37", patch: int | None = None) -> None:
+    """LINT-DTR-…: rules that taint everything, or (missing selector) nothing or everything depending on
+    the patch release (:data:`dractl.model.features.PATCH_FIXES`)."""
+    from dractl.model.features import patch_has
+
+    fixed = patch_has("dtr-nil-selector-matches-none", kube_version, patch)
     for e in index.of("DeviceTaintRule"):
         if not e.is_input:
             continue
@@ -124,16 +129,7 @@ def check_taint_rules(index: Index, emit: Emit) -> None:
             else ""
         )
         if sel is None:
-            # The API documentation says "without a selector, no devices are matched", but the
-            # taint tracker the scheduler and the eviction controller use treats a missing
-            # selector like an empty one (k8s.io/dynamic-resource-allocation/resourceslice/tracker).
-            emit(
-                e,
-                "LINT-DTR-NO-SELECTOR",
-                "spec",
-                "DeviceTaintRule without deviceSelector: the API documentation says it matches no device, "
-                f"but Kubernetes applies it to every device in the cluster{evicts}",
-            )
+            emit(e, "LINT-DTR-NO-SELECTOR", "spec", _no_selector_message(kube_version, patch, fixed))
         elif not any(as_map(sel).get(k) for k in ("driver", "pool", "device")):
             emit(
                 e,
@@ -143,10 +139,28 @@ def check_taint_rules(index: Index, emit: Emit) -> None:
             )
 
 
+def _no_selector_message(kube_version: str, patch: int | None, fixed: bool | None) -> str:
+    # The API documentation says "without a selector, no devices are matched"; until kubernetes PR
+    # #141648 the scheduler's taint tracker (k8s.io/dynamic-resource-allocation/resourceslice/tracker)
+    # treated a missing selector like an empty one, while the eviction controller matched nothing.
+    before = ("the scheduler treats it as tainting every device in the cluster (no pod gets a DRA device "
+              "unless it tolerates the taint; running pods are not evicted)")
+    after = "it matches no device, as documented (use deviceSelector: {} to taint every device)"
+    head = "DeviceTaintRule without deviceSelector: "
+    if fixed is True:
+        release = f"v{kube_version}.{patch}" if patch is not None else f"v{kube_version}"
+        return f"{head}in Kubernetes {release} {after}; add a selector if it is meant to taint something"
+    if fixed is False:
+        release = f"v{kube_version}.{patch}" if patch is not None else f"v{kube_version}"
+        return f"{head}the API documentation says it matches no device, but in Kubernetes {release} {before}"
+    return (f"{head}in Kubernetes v{kube_version}.0 {before}; from v{kube_version}.1 {after} "
+            "(give --kube-version with the patch release to know which)")
+
+
 def known_taint_keys(index: Index) -> set[str]:
     keys: set[str] = set()
     for e in index.slices():
-        for dev in as_list(e.spec.get("devices")):
+        for _, dev in devices_of(e.spec):
             keys.update(as_str(as_map(t).get("key")) for t in as_list(as_map(dev).get("taints")))
     for e in index.of("DeviceTaintRule"):
         keys.add(as_str(as_map(e.spec.get("taint")).get("key")))

@@ -82,6 +82,14 @@ class Index:
                 yield e, as_map(e.spec.get("spec")), "spec.spec"
 
 
+def devices_of(spec: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """(index, device) of a slice spec's devices that are objects: a placeholder such as ``- ...``
+    (a string) is a schema error of its own and is not counted as a device by any lint rule."""
+    for i, dev in enumerate(as_list(spec.get("devices"))):
+        if isinstance(dev, Mapping):
+            yield i, dev
+
+
 def requests_of(spec: Mapping[str, Any], path: str) -> Iterator[tuple[Mapping[str, Any], str, str]]:
     """(exact request or subrequest, its path, its reference name) of a claim spec."""
     for i, req in enumerate(as_list(as_map(spec.get("devices")).get("requests"))):

@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dractl.model.features import Features
-from dractl.validate.rules.ctx import as_list, as_map, as_str
-from dractl.validate.rules.xindex import Entry, Index, requests_of, selector_exprs
+from dractl.validate.rules.ctx import as_map, as_str
+from dractl.validate.rules.xindex import Entry, Index, devices_of, requests_of, selector_exprs
 
 Emit = Callable[[Entry, str, str, str], None]
 Placed = tuple[str, Any]  # (node key, model Device)
@@ -44,7 +44,7 @@ def _devices(index: Index) -> list[Placed]:
     for e in index.slices():
         spec = e.spec
         driver, pool = as_str(spec.get("driver")), as_str(as_map(spec.get("pool")).get("name"))
-        for raw in as_list(spec.get("devices")):
+        for _, raw in devices_of(spec):
             try:
                 dev = build_device(raw, driver, pool)
             except Exception:  # malformed fields (the schema's finding): the device can't be matched

@@ -9,7 +9,7 @@ from typing import Any
 from dractl.model.quantity import Quantity
 from dractl.validate.rules.capacity import qty
 from dractl.validate.rules.ctx import as_list, as_map, as_str
-from dractl.validate.rules.xindex import Entry, Index
+from dractl.validate.rules.xindex import Entry, Index, devices_of
 
 Emit = Callable[[Entry, str, str, str], None]  # (entry, rule, path, message)
 
@@ -69,7 +69,7 @@ def check_pools(index: Index, emit: Emit) -> None:
 def _duplicate_devices(driver: str, pool: str, slices: list[Entry], emit: Emit) -> None:
     seen: dict[str, str] = {}
     for e in slices:
-        for i, dev in enumerate(as_list(e.spec.get("devices"))):
+        for i, dev in devices_of(e.spec):
             name = as_str(as_map(dev).get("name"))
             if not name:
                 continue
@@ -93,7 +93,7 @@ def _counters(driver: str, pool: str, slices: list[Entry], emit: Emit) -> None:
         for cs in as_list(e.spec.get("sharedCounters")):
             sets[as_str(as_map(cs).get("name"))] = as_map(as_map(cs).get("counters"))
     for e in slices:
-        for i, dev in enumerate(as_list(e.spec.get("devices"))):
+        for i, dev in devices_of(e.spec):
             for j, use in enumerate(as_list(as_map(dev).get("consumesCounters"))):
                 use = as_map(use)
                 set_name = as_str(use.get("counterSet"))
@@ -137,7 +137,7 @@ def check_uuids(index: Index, emit: Emit) -> None:
     seen: dict[tuple[str, str, str], str] = {}
     for e in index.slices():
         driver = as_str(e.spec.get("driver"))
-        for i, dev in enumerate(as_list(e.spec.get("devices"))):
+        for i, dev in devices_of(e.spec):
             dev = as_map(dev)
             for key, attr in as_map(dev.get("attributes")).items():
                 ident = str(key).rsplit("/", 1)[-1].lower()
