@@ -26,7 +26,8 @@ def _help_examples() -> list[tuple[str, list[str]]]:
         if isinstance(subs, dict):
             stack.extend(((*path, n), c) for n, c in subs.items())
             continue
-        for line in (cmd.epilog or "").splitlines():
+        # a line ending in a backslash continues on the next one (as in a shell)
+        for line in (cmd.epilog or "").replace("\\\n", " ").splitlines():
             match = re.search(r"(?:^|\|\s*)dractl\s+(.*)$", line.strip())
             if match and not line.strip().startswith("#"):
                 out.append((" ".join(path), shlex.split(match.group(1))))
