@@ -9,6 +9,7 @@ naming the flag or the finding.  ``--interactive`` lives in :mod:`dractl.cli.gen
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from enum import Enum
 from typing import Annotated, Any
 
@@ -69,7 +70,9 @@ NEEDS_CONTEXT = frozenset(
 )
 
 
-def lint_findings(text: str, kube_version: str, features: Any, context: Any = None) -> list[Any]:
+def lint_findings(
+    text: str, kube_version: str, features: Any, context: Any = None, runtime: Any = None
+) -> list[Any]:
     """Every finding ``dractl lint`` (``--snapshot`` = ``context``, a LoadResult) reports for ``text``;
     without a context, the findings that only say another object is missing are left out."""
     from dractl.io.loader import load_paths
@@ -81,6 +84,8 @@ def lint_findings(text: str, kube_version: str, features: Any, context: Any = No
     if loaded.errors:
         raise loaded.errors[0]
     opts = ValidateOptions(kube_version=kube_version, features=features)
+    if runtime is not None:
+        opts = replace(opts, runtime=runtime)
     report = validate_docs(loaded.docs, opts, files=loaded.files)
     ctx_docs = context.docs if context is not None else []
     found = [
@@ -112,13 +117,14 @@ def emit(
     features: Any,
     command: str,
     context: Any = None,
+    runtime: Any = None,
 ) -> None:
     """Lint ``docs``; write them when clean, else raise a UsageError with the first finding."""
     from dractl.generate import dump
 
     text = dump(docs, output.value)
     found = lint_findings(
-        text if output is GenFormat.yaml else dump(docs, "yaml"), kube_version, features, context
+        text if output is GenFormat.yaml else dump(docs, "yaml"), kube_version, features, context, runtime
     )
     if found:
         f = found[0]
@@ -507,6 +513,11 @@ def generate_taint_rule(
     name: str | None = _opt(
         "--name", metavar="NAME", help="Name of the rule [default: from device and key]."
     ),
+    runtime_config: str | None = _opt(
+        "--runtime-config",
+        metavar="KEY=BOOL,...",
+        help="API versions the cluster enables, as kube-apiserver's flag (resource.k8s.io/v1beta2=true).",
+    ),
     kube_version: KubeOpt = "1.37",
     feature_gates: FeatureGatesOpt = None,
     output: OutOpt = GenFormat.yaml,
@@ -519,8 +530,34 @@ def generate_taint_rule(
 
     env, wrap = CliEnv.of(ctx), _usage("generate taint-rule")
     features = _features(kube_version, feature_gates, "generate taint-rule", env)
-    doc = wrap(gen.taint_rule_doc, gen.TaintRuleSpec(device, key, effect, value, name), kube_version)
-    emit(ctx, [doc], output, kube_version, features, "generate taint-rule")
+    runtime = _runtime(runtime_config, "generate taint-rule")
+    doc = wrap(
+        gen.taint_rule_doc,
+        gen.TaintRuleSpec(device, key, effect, value, name),
+        kube_version,
+        lambda v: _serves(v, "DeviceTaintRule", kube_version, runtime),
+    )
+    emit(ctx, [doc], output, kube_version, features, "generate taint-rule", runtime=runtime)
+
+
+def _runtime(spec: str | None, command: str) -> Any:
+    from dractl.validate.versions import DEFAULT_RUNTIME, RuntimeConfig
+
+    if not spec:
+        return DEFAULT_RUNTIME
+    try:
+        return RuntimeConfig.parse(spec)
+    except ValueError as e:
+        raise UsageError(f"--runtime-config: {e}", command) from None
+
+
+def _serves(version: str, kind: str, kube_version: str, runtime: Any) -> bool:
+    from dractl.validate.versions import Availability, check
+
+    return check(version, kind, kube_version, runtime).availability in (
+        Availability.SERVED,
+        Availability.DEPRECATED,
+    )
 
 
 def register(app: typer.Typer) -> None:

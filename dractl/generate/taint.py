@@ -1,13 +1,15 @@
 """DeviceTaintRules (``dractl generate taint-rule``): taint one device, a pool or a driver's devices.
 
-The API version follows the release: ``resource.k8s.io/v1`` from 1.37, ``v1beta2`` in 1.36
-(beta, behind DRADeviceTaintRules).  1.34 and 1.35 serve only the alpha ``v1alpha3``, which a
-cluster must enable with ``--runtime-config``: generating for them is a usage error that says so.
+The API version is the newest the cluster serves: ``resource.k8s.io/v1`` from 1.37; before that
+only ``v1beta2`` (1.36) or ``v1alpha3`` (1.34-1.35), which kube-apiserver serves only when started
+with ``--runtime-config`` — so targeting them needs the same ``--runtime-config`` here, and is
+otherwise a usage error that says so.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +17,8 @@ from dractl.errors import UsageError
 from dractl.generate.claim import celexpr_key, check_name
 
 EFFECTS = ("NoSchedule", "NoExecute", "None")
-_API = {"1.36": "resource.k8s.io/v1beta2", "1.37": "resource.k8s.io/v1"}
+# newest first; the first one the cluster serves is written
+API_VERSIONS = ("v1", "v1beta2", "v1alpha3")
 
 
 @dataclass(frozen=True)
@@ -29,18 +32,22 @@ class TaintRuleSpec:
     name: str | None = None
 
 
-def api_version(kube_version: str) -> str:
-    """The DeviceTaintRule API version to write for a release; UsageError where only alpha exists."""
-    if kube_version in _API:
-        return _API[kube_version]
+def api_version(kube_version: str, serves: Callable[[str], bool]) -> str:
+    """The newest DeviceTaintRule API version the cluster serves (``serves("v1beta2")``: a release
+    plus ``--runtime-config`` answer); UsageError naming what to enable when there is none."""
+    for version in API_VERSIONS:
+        if serves(version):
+            return f"resource.k8s.io/{version}"
+    hint = {"1.36": "resource.k8s.io/v1beta2=true"}.get(kube_version, "resource.k8s.io/v1alpha3=true")
     raise UsageError(
-        f"Kubernetes {kube_version} serves DeviceTaintRule only as the alpha "
-        "resource.k8s.io/v1alpha3 (enabled with --runtime-config); use --kube-version 1.36 or "
-        "later, or taint the device in its ResourceSlice (spec.devices[].taints)"
+        f"a default Kubernetes {kube_version} API server serves no version of DeviceTaintRule "
+        "(resource.k8s.io/v1 arrives in 1.37); for a cluster started with --runtime-config "
+        f"{hint}, pass --runtime-config {hint}, or taint the device in its ResourceSlice "
+        "(spec.devices[].taints)"
     )
 
 
-def taint_rule_doc(spec: TaintRuleSpec, kube_version: str) -> dict[str, Any]:
+def taint_rule_doc(spec: TaintRuleSpec, kube_version: str, serves: Callable[[str], bool]) -> dict[str, Any]:
     parts = spec.device.split("/")
     if not 1 <= len(parts) <= 3 or not all(parts):
         raise UsageError(f"--device: expected DRIVER[/POOL[/DEVICE]], got {spec.device!r}")
@@ -60,7 +67,7 @@ def taint_rule_doc(spec: TaintRuleSpec, kube_version: str) -> dict[str, Any]:
         taint["value"] = spec.value
     taint["effect"] = spec.effect
     return {
-        "apiVersion": api_version(kube_version),
+        "apiVersion": api_version(kube_version, serves),
         "kind": "DeviceTaintRule",
         "metadata": {"name": name},
         "spec": {"deviceSelector": selector, "taint": taint},

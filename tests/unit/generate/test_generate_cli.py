@@ -275,41 +275,58 @@ def test_a_big_pool_is_split_into_slices_of_128(run_cli, tmp_path: Path) -> None
     _lint_clean(run_cli, tmp_path, result.stdout, "1.37")
 
 
-@pytest.mark.parametrize("version", ["1.36", "1.37"])
-def test_taint_rule(run_cli, tmp_path: Path, version: str) -> None:
-    result = run_cli(
-        [
-            "generate",
-            "taint-rule",
-            "--device",
-            "gpu.nvidia.com/gpu-node-2/gpu-3",
-            "--key",
-            "gpu.nvidia.com/xid",
-            "--value",
-            "79",
-            "--effect",
-            "NoExecute",
-            "--kube-version",
-            version,
+@pytest.mark.parametrize(
+    "version, runtime, api",
+    [
+        ("1.37", None, "v1"),
+        ("1.36", "resource.k8s.io/v1beta2=true", "v1beta2"),
+        ("1.35", "resource.k8s.io/v1alpha3=true", "v1alpha3"),
+        ("1.34", "api/alpha=true", "v1alpha3"),
+    ],
+)
+def test_taint_rule(run_cli, tmp_path: Path, version: str, runtime: str | None, api: str) -> None:
+    args = [
+        "generate",
+        "taint-rule",
+        "--device",
+        "gpu.nvidia.com/gpu-node-2/gpu-3",
+        "--key",
+        "gpu.nvidia.com/xid",
+        "--value",
+        "79",
+        "--effect",
+        "NoExecute",
+        "--kube-version",
+        version,
+    ]
+    if runtime:
+        args += [
+            "--runtime-config",
+            runtime,
+            "--feature-gates",
+            "DRADeviceTaints=true,DRADeviceTaintRules=true",
         ]
-    )
+    result = run_cli(args)
     assert result.exit_code == 0, result.stderr
     doc = yaml.safe_load(result.stdout)
-    assert doc["apiVersion"] == ("resource.k8s.io/v1" if version == "1.37" else "resource.k8s.io/v1beta2")
+    assert doc["apiVersion"] == f"resource.k8s.io/{api}"
     assert doc["spec"]["deviceSelector"] == {
         "driver": "gpu.nvidia.com",
         "pool": "gpu-node-2",
         "device": "gpu-3",
     }
-    _lint_clean(run_cli, tmp_path, result.stdout, version)
+    assert doc["spec"]["taint"] == {"key": "gpu.nvidia.com/xid", "value": "79", "effect": "NoExecute"}
+    if not runtime:
+        _lint_clean(run_cli, tmp_path, result.stdout, version)
 
 
-def test_taint_rule_on_a_release_without_a_served_api_is_a_usage_error(run_cli) -> None:
+@pytest.mark.parametrize("version", ["1.34", "1.35", "1.36"])
+def test_taint_rule_where_no_version_is_served_by_default_is_a_usage_error(run_cli, version: str) -> None:
     result = run_cli(
-        ["generate", "taint-rule", "--device", "gpu.nvidia.com", "--key", "k", "--kube-version", "1.35"]
+        ["generate", "taint-rule", "--device", "gpu.nvidia.com", "--key", "k", "--kube-version", version]
     )
     _one_line_usage_error(result)
-    assert "alpha" in result.stderr
+    assert "serves no version of DeviceTaintRule" in result.stderr and "--runtime-config" in result.stderr
 
 
 def test_from_discover(run_cli, tmp_path: Path) -> None:
