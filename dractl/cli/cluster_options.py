@@ -7,15 +7,19 @@ Commands declare the aliases they need and build one :class:`ClusterOptions` wit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from dractl.cli.env import CliEnv
 from dractl.cluster.options import DEFAULT_CHUNK_SIZE, ClusterOptions, parse_timeout
 
 if TYPE_CHECKING:
     from dractl.io.sources import WorldSource
+
+Progress = Callable[[str, int, "int | None"], None]
 
 KubeconfigOpt = Annotated[str | None, typer.Option(
     "--kubeconfig", metavar="FILE", show_default=False,
@@ -47,6 +51,22 @@ FilesOpt = Annotated[list[str] | None, typer.Option(
     help="Read these files or directories instead of the cluster (repeatable).")]
 
 
+@contextlib.contextmanager
+def progress_reporter(env: CliEnv, *, enabled: bool = True) -> Iterator[Progress | None]:
+    """A progress callback for long cluster reads: a Rich status line on stderr, only when
+    stderr is a terminal and ``enabled`` (pass False for ``-o json|yaml``); else None.  The
+    line is transient: nothing of it stays in the terminal or reaches a pipe."""
+    console = env.err
+    if not enabled or not console.is_terminal:
+        yield None
+        return
+    with console.status("reading the cluster…") as status:
+        def update(what: str, done: int, total: int | None) -> None:
+            status.update(f"reading {what}: {done}" + (f" of {total}" if total else ""))
+
+        yield update
+
+
 def cluster_options(*, kubeconfig: str | None = None, context: str | None = None,
                     namespace: str | None = None, all_namespaces: bool = False,
                     request_timeout: str | None = None,
@@ -61,7 +81,7 @@ def cluster_options(*, kubeconfig: str | None = None, context: str | None = None
 
 def world_source(*, snapshot: str | None, files: Sequence[str], cluster: ClusterOptions,
                  kinds: Sequence[str] | None = None, warn: Callable[[str], None] | None = None,
-                 progress: Callable[[str, int, int | None], None] | None = None,
+                 progress: Progress | None = None,
                  pods: Sequence[tuple[str, str]] = ()) -> WorldSource:
     """``--snapshot`` → SnapshotSource, ``-f`` → FileSource, neither → the live cluster
     (a ClusterSource over ``kinds``, default all)."""

@@ -39,6 +39,7 @@ def register_groups(app: typer.Typer) -> None:
     __import__("dractl.cli.lint", fromlist=["register"]).register(app)  # lint, claim/slice/class validate
     __import__("dractl.cli.selector", fromlist=["register"]).register(app)  # selector check/eval
     __import__("dractl.cli.generate", fromlist=["register"]).register(app)  # generate claim|class|slice|…
+    __import__("dractl.cli.snapshot", fromlist=["register"]).register(app)  # snapshot (live cluster)
 
 
 def build_app() -> typer.Typer:

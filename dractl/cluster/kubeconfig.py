@@ -60,6 +60,13 @@ def kubeconfig_paths(opts: ClusterOptions, environ: dict[str, str] | None = None
     return [p for p in dict.fromkeys(candidates) if os.path.isfile(p)]
 
 
+def _is_mapping(path: str) -> bool:
+    # A function of its own so that no frame that raises holds the file's contents (tokens):
+    # --debug prints tracebacks with their locals.
+    doc = _read_yaml(path)
+    return doc is None or isinstance(doc, dict)
+
+
 def first_current_context(paths: list[str]) -> str | None:
     """kubectl takes ``current-context`` from the first file that sets it (the Python client
     takes the last one, so it is passed explicitly)."""
@@ -113,8 +120,7 @@ def _from_files(configuration: Any, paths: list[str], opts: ClusterOptions) -> C
     from kubernetes.config.kube_config import KubeConfigLoader, KubeConfigMerger
 
     for path in paths:  # clear one-line errors before the client's own parser sees them
-        doc = _read_yaml(path)
-        if doc is not None and not isinstance(doc, dict):
+        if not _is_mapping(path):
             raise InputError(f"{path}: not a valid kubeconfig (expected a mapping)")
     try:
         merged = KubeConfigMerger(os.pathsep.join(paths))

@@ -64,9 +64,7 @@ def list_items(transport: Transport, resource: Resource, version: str, *, namesp
                                scope=call.scope)
         for item in items:
             if isinstance(item, dict):
-                item["kind"] = resource.kind
-                item["apiVersion"] = api_version
-                result.items.append(item)
+                result.items.append({"apiVersion": api_version, "kind": resource.kind, **item})
         meta: dict[str, Any] = page["metadata"] if isinstance(page.get("metadata"), dict) else {}
         result.pages += 1
         result.resource_version = str(meta.get("resourceVersion") or result.resource_version)

@@ -12,9 +12,10 @@ What is read, and what is deliberately not:
   that are not node-local) and that Node;
 * claims and templates are listed in the namespace (``-n``, else the context's) or in all;
 * Pods are never listed cluster-wide: they are read by name from the claims'
-  ``status.reservedFor``; a namespace holding many of them is listed once instead of
-  hundreds of GETs (and filtered to the reserved ones); with ``node``, the node's pods are
-  listed by ``spec.nodeName``.
+  ``status.reservedFor`` (and the owner of a claim made from a template, a pod still
+  pending); a namespace holding many of them is listed once instead of hundreds of GETs (and
+  filtered to those); with ``node``, the node's pods are listed by ``spec.nodeName``.
+  Pending pods that name an existing claim are not found this way: ``pods`` adds them.
 
 Reads that fail: 401 always fails (exit 3).  A denied read of cluster-scoped objects, or of
 claims outside the namespace, by a user who works in one namespace (``-n`` or a context
@@ -43,6 +44,17 @@ from dractl.model.origin import Origin
 
 # A namespace with more reserved pods than this is listed (paged) instead of read pod by pod.
 POD_GET_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class ListRead:
+    """One list that was read, and the resourceVersion it was read at (a watch resumes there)."""
+
+    kind: str
+    namespace: str | None
+    field_selector: str | None
+    label_selector: str | None
+    resource_version: str
 
 
 @dataclass
@@ -91,6 +103,7 @@ class ClusterSource:
         self.server: ServerInfo | None = None
         self.missing: list[str] = []
         self.transport: Transport | None = None
+        self.reads: list[ListRead] = []  # the lists read by the last load, for watches
 
     # ------------------------------------------------------------------ WorldSource
     def describe(self) -> str:
@@ -114,6 +127,7 @@ class ClusterSource:
         an unreadable kubeconfig)."""
         self.connection = conn = self._connector(self.opts)
         self.transport = transport = Transport(conn, self.opts.request_timeout)
+        self.missing, self.reads = [], []
         try:
             self.server = server = discover(transport)
             raw = RawWorld(server=server, feature_gates=assumed_gates(server.model_version))
@@ -164,17 +178,25 @@ class ClusterSource:
             self._note_missing(RESOURCES[kind], None, "forbidden", f"only namespace {fallback} was read")
             return self._list(kind, fallback)
 
-    def _pods(self, claims: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    def wanted_pods(self, claims: Iterable[dict[str, Any]]) -> dict[str, set[str]]:
+        """Namespace → names of the Pods to read by name: those the claims are reserved for,
+        the owners of template claims, and the extra ``pods`` (only those with ``node``)."""
         wanted: dict[str, set[str]] = defaultdict(set)
-        for claim in claims:
+        for claim in claims if not self.opts.node else ():  # with node: its field-selected list
             ns = str((claim.get("metadata") or {}).get("namespace") or "")
             for ref in ((claim.get("status") or {}).get("reservedFor") or []):
                 if isinstance(ref, dict) and ref.get("resource") == "pods" and not ref.get("apiGroup"):
                     wanted[ns].add(str(ref.get("name") or ""))
-        if self.opts.node:  # the node's pods come from its field-selected list
-            wanted.clear()
+            # A claim made from a template for a pod that is still pending is owned by the pod.
+            for owner in ((claim.get("metadata") or {}).get("ownerReferences") or []):
+                if isinstance(owner, dict) and owner.get("kind") == "Pod" and owner.get("apiVersion") == "v1":
+                    wanted[ns].add(str(owner.get("name") or ""))
         for ns, name in self.extra_pods:
             wanted[ns].add(name)
+        return {ns: {n for n in names if n} for ns, names in wanted.items()}
+
+    def _pods(self, claims: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+        wanted = self.wanted_pods(claims)
         found: dict[tuple[str, str], dict[str, Any]] = {}
         if self.opts.node:
             for pod in self._list("Pod", self._scope(), field_selector=f"spec.nodeName={self.opts.node}"):
@@ -182,7 +204,7 @@ class ClusterSource:
                 if pod.get("spec", {}).get("resourceClaims"):
                     found[(str(meta.get("namespace")), str(meta.get("name")))] = pod
         for ns, names in sorted(wanted.items()):
-            names = {n for n in names if n and (ns, n) not in found}
+            names = {n for n in names if (ns, n) not in found}
             if len(names) > POD_GET_LIMIT:
                 for pod in self._list("Pod", ns):
                     name = str((pod.get("metadata") or {}).get("name"))
@@ -204,14 +226,22 @@ class ClusterSource:
         if version is None:  # not served (e.g. DeviceTaintRules with the gate off): none exist
             return []
         try:
-            return list_items(self.transport, resource, version, namespace=namespace,
-                              field_selector=field_selector, label_selector=label_selector,
-                              chunk_size=self.opts.chunk_size, progress=self._progress).items
+            result = list_items(self.transport, resource, version, namespace=namespace,
+                                field_selector=field_selector, label_selector=label_selector,
+                                chunk_size=self.opts.chunk_size, progress=self._progress)
+            self.reads.append(ListRead(kind, namespace, field_selector, label_selector,
+                                       result.resource_version))
+            return result.items
         except ClusterError as e:
             if not tolerate or not self._tolerated(e, resource):
                 raise
             self._note_missing(resource, namespace, _why(e))
             return []
+
+    def get_pod(self, transport: Transport, namespace: str, name: str) -> dict[str, Any] | None:
+        """One Pod by name over ``transport`` (None when it is gone); for watches."""
+        self.transport = transport
+        return self._get("Pod", namespace, name)
 
     def _get(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
         assert self.transport is not None and self.server is not None
@@ -228,8 +258,7 @@ class ClusterSource:
             return None
         if not isinstance(doc, dict) or doc.get("kind") == "Status":
             return None  # gone since the claim was read
-        doc["kind"], doc["apiVersion"] = resource.kind, version
-        return doc
+        return {**doc, "apiVersion": version, "kind": resource.kind}
 
     def _tolerated(self, error: ClusterError, resource: Resource) -> bool:
         if error.code == 401:

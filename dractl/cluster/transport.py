@@ -108,14 +108,9 @@ class Transport:
     def stream_lines(self, path: str, query: Query, call: Call) -> Iterator[bytes]:
         """GET a streaming response (a watch) and yield its lines; the timeout is not applied
         to the stream's length, only to connecting."""
-        method, url, headers, _, _ = self._api.param_serialize(
-            "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
-            auth_settings=["BearerToken"])
-        try:
-            resp = self._api.call_api(method, url, header_params=headers,
-                                      _request_timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
-        except Exception as e:
-            raise self._dropped(call, e) from None
+        resp = self._open_stream(path, query)
+        if isinstance(resp, Exception):
+            raise self._dropped(call, resp)
         if resp.status >= 400:
             raise status_error(Reply(resp.status, resp.read() or b"", dict(resp.headers)), call, self.conn)
         raw = resp.response
@@ -132,12 +127,22 @@ class Transport:
         if buffer.strip():
             yield buffer
 
+    def _open_stream(self, path: str, query: Query) -> Any:
+        """The streaming response, or the exception (never raised here: see :meth:`_request`)."""
+        try:
+            method, url, headers, _, _ = self._api.param_serialize(
+                "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
+                auth_settings=["BearerToken"])
+            return self._api.call_api(method, url, header_params=headers,
+                                      _request_timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+        except Exception as e:
+            e.__traceback__ = None
+            return e
+
     def _dropped(self, call: Call, error: BaseException) -> ClusterError:
         return ClusterError(call.verb, call.resource, _connection_text(error, self.conn), scope=call.scope)
 
     def _once(self, path: str, query: Query, deadline: float | None) -> Reply:
-        import urllib3
-
         if deadline is None:
             timeout: Any = (CONNECT_TIMEOUT, READ_TIMEOUT)
         else:
@@ -145,20 +150,31 @@ class Transport:
             if remaining <= 0:
                 raise _Transient("timed out")
             timeout = remaining
-        method, url, headers, _, _ = self._api.param_serialize(
-            "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
-            auth_settings=["BearerToken"])
         self.requests += 1
+        outcome = self._request(path, query, timeout)
+        if isinstance(outcome, Reply):
+            return outcome
+        import urllib3
+
+        if isinstance(outcome, urllib3.exceptions.HTTPError | OSError):
+            raise _Transient(_connection_text(outcome, self.conn))
+        if getattr(outcome, "status", None) == 0:  # the client wraps TLS failures in ApiException(status=0)
+            raise ClusterError("connect", f"to {self.conn.server}", _tls_text(outcome))
+        raise ClusterError("get", path, f"the Kubernetes client failed: {type(outcome).__name__}")
+
+    def _request(self, path: str, query: Query, timeout: Any) -> Reply | Exception:
+        """One GET.  Never raises: the request's headers hold the credentials, and this frame
+        must not be in any traceback (``--debug`` shows tracebacks with their locals)."""
         try:
+            method, url, headers, _, _ = self._api.param_serialize(
+                "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
+                auth_settings=["BearerToken"])
             resp = self._api.call_api(method, url, header_params=headers, _request_timeout=timeout)
             body = resp.read() or b""
-        except (urllib3.exceptions.HTTPError, OSError) as e:
-            raise _Transient(_connection_text(e, self.conn)) from None
-        except Exception as e:  # the client wraps TLS failures in ApiException(status=0)
-            if getattr(e, "status", None) == 0:
-                raise ClusterError("connect", f"to {self.conn.server}", _tls_text(e)) from None
-            raise
-        return Reply(resp.status, body, {k.lower(): v for k, v in resp.headers.items()})
+            return Reply(resp.status, body, {k.lower(): v for k, v in resp.headers.items()})
+        except Exception as e:
+            e.__traceback__ = None
+            return e
 
     def _wait_or_fail(self, call: Call, attempt: int, deadline: float | None, why: str,
                       retry_after: float | None) -> None:

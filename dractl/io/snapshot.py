@@ -108,42 +108,112 @@ def reduce_pod(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _reduce(raw: Mapping[str, Any]) -> dict[str, Any]:
+def _without_parameters(configs: Any) -> Any:
+    """Device configs with each ``opaque.parameters`` left out (the driver name stays): opaque
+    parameters are the driver's own data and may hold anything, so snapshots omit them unless
+    asked (``dractl snapshot --include-config``)."""
+    if not isinstance(configs, list):
+        return configs
+    out = []
+    for cfg in configs:
+        if isinstance(cfg, Mapping) and isinstance(cfg.get("opaque"), Mapping):
+            cfg = {**cfg, "opaque": {k: v for k, v in cfg["opaque"].items() if k != "parameters"}}
+        out.append(cfg)
+    return out
+
+
+def _strip_devices_config(holder: Any, key: str = "devices") -> Any:
+    if not isinstance(holder, Mapping) or not isinstance(holder.get(key), Mapping):
+        return holder
+    devices = holder[key]
+    if "config" not in devices:
+        return holder
+    return {**holder, key: {**devices, "config": _without_parameters(devices["config"])}}
+
+
+def strip_opaque_config(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A DeviceClass, ResourceClaim or ResourceClaimTemplate without opaque config parameters
+    (spec, template spec and allocation status alike).  Other kinds are returned as a copy."""
+    out = dict(raw)
+    kind = raw.get("kind")
+    spec = raw.get("spec")
+    if kind == "DeviceClass" and isinstance(spec, Mapping) and "config" in spec:
+        out["spec"] = {**spec, "config": _without_parameters(spec["config"])}
+    elif kind == "ResourceClaim":
+        out["spec"] = _strip_devices_config(spec)
+        status = raw.get("status")
+        if isinstance(status, Mapping) and isinstance(status.get("allocation"), Mapping):
+            out["status"] = {**status, "allocation": _strip_devices_config(status["allocation"])}
+    elif kind == "ResourceClaimTemplate" and isinstance(spec, Mapping):
+        out["spec"] = {**spec, "spec": _strip_devices_config(spec.get("spec"))}
+    return out
+
+
+def _reduce(raw: Mapping[str, Any], include_config: bool = True) -> dict[str, Any]:
     kind = raw.get("kind")
     if kind == "Node":
         return reduce_node(raw)
     if kind == "Pod":
         return reduce_pod(raw)
-    out = dict(raw)
+    out = dict(raw) if include_config else strip_opaque_config(raw)
     if isinstance(raw.get("metadata"), Mapping):
         out["metadata"] = _clean_meta(raw["metadata"])
     return out
 
 
 def snapshot_header(*, server_version: str | None, feature_gates: Mapping[str, bool],
-                    time: str | None) -> dict[str, Any]:
-    """The header document."""
-    return {"apiVersion": SNAPSHOT_API_VERSION, "kind": SNAPSHOT_KIND, "serverVersion": server_version,
-            "featureGates": {k: bool(v) for k, v in sorted(feature_gates.items())}, "time": time}
+                    time: str | None, missing: Iterable[str] = ()) -> dict[str, Any]:
+    """The header document.  ``missing`` names what could not be read (a partial snapshot)."""
+    header: dict[str, Any] = {
+        "apiVersion": SNAPSHOT_API_VERSION, "kind": SNAPSHOT_KIND, "serverVersion": server_version,
+        "featureGates": {k: bool(v) for k, v in sorted(feature_gates.items())}, "time": time}
+    missing = list(missing)
+    if missing:
+        header["missing"] = missing
+    return header
 
 
 def write_snapshot(objects: Iterable[Mapping[str, Any]], *, server_version: str | None,
-                   feature_gates: Mapping[str, bool], time: str | None) -> str:
+                   feature_gates: Mapping[str, bool], time: str | None, include_config: bool = True,
+                   missing: Iterable[str] = ()) -> str:
     """The snapshot text: header first, then the objects grouped in :data:`KIND_ORDER` (input
-    order kept within a kind), Nodes and Pods reduced.  ValueError for a kind a snapshot
-    doesn't hold.  The inputs are not mutated."""
+    order kept within a kind), Nodes and Pods reduced, opaque config parameters left out
+    unless ``include_config``.  ValueError for a kind a snapshot doesn't hold.  The inputs
+    are not mutated."""
     groups: dict[str, list[dict[str, Any]]] = {k: [] for k in KIND_ORDER}
     for obj in objects:
         kind = obj.get("kind")
         if kind not in groups:
             raise ValueError(f"a snapshot holds only {', '.join(KIND_ORDER)}; got kind {kind!r}")
-        groups[str(kind)].append(_reduce(obj))
-    docs: list[Any] = [snapshot_header(server_version=server_version, feature_gates=feature_gates, time=time)]
+        groups[str(kind)].append(_reduce(obj, include_config))
+    docs: list[Any] = [snapshot_header(server_version=server_version, feature_gates=feature_gates, time=time,
+                                       missing=missing)]
     for kind in KIND_ORDER:
         docs.extend(groups[kind])
     text: str = yaml.dump_all(docs, Dumper=_NoAliasDumper, sort_keys=False, default_flow_style=False,
                               allow_unicode=True, explicit_start=True, width=120)
     return text
+
+
+def save_snapshot(path: str, text: str) -> None:
+    """Write a snapshot file atomically (a temporary file renamed into place), readable by the
+    owner only — snapshots describe a cluster and get shared on purpose, not by accident.
+    InputError (exit 2) when it cannot be written."""
+    import os
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".dractl-snapshot-", dir=directory)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError as e:
+        raise InputError(f"cannot write the snapshot: {e.strerror or e}", SourcePos(path)) from None
 
 
 def read_snapshot(path: str, *, max_input_size: int = DEFAULT_MAX_INPUT_SIZE) -> LoadResult:

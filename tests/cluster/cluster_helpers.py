@@ -21,7 +21,7 @@ def _norm(obj: Any) -> Any:
     if "api_version" in names:
         changes["api_version"] = ""
     if "meta" in names:
-        changes["meta"] = dataclasses.replace(obj.meta, uid="", resource_version="")
+        changes["meta"] = dataclasses.replace(obj.meta, uid="", resource_version="", creation_timestamp=None)
     return dataclasses.replace(obj, **changes)
 
 

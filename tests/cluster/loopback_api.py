@@ -202,6 +202,7 @@ class State:
         self.lock = threading.Condition()
         self.objects: dict[str, dict[tuple[str, str], dict[str, Any]]] = {k: {} for k in KINDS}
         self.rv = 1000
+        self.compacted_rv = 0  # watches from an older resourceVersion get 410 Gone
         self.events: list[tuple[int, str, str, dict[str, Any]]] = []  # (rv, type, kind, object)
 
     def add(self, obj: dict[str, Any], event: str | None = None) -> None:
@@ -214,6 +215,7 @@ class State:
             if namespaced:
                 meta.setdefault("namespace", "default")
             meta.setdefault("uid", f"uid-{kind.lower()}-{meta.get('namespace', '')}-{meta['name']}")
+            meta.setdefault("creationTimestamp", "2026-11-30T12:00:00Z")
             key = (meta["namespace"] if namespaced else "", meta["name"])
             typ = event or ("MODIFIED" if key in self.objects[kind] else "ADDED")
             self.objects[kind][key] = obj
@@ -269,6 +271,7 @@ class LoopbackApiServer:
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self.stopping = threading.Event()
+        self.stream_generation = 0
 
     # -- control
     @property
@@ -299,6 +302,12 @@ class LoopbackApiServer:
         self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()
         return self
+
+    def stop_streams(self) -> None:
+        """End every open watch now (clients see the stream end and resume)."""
+        self.stream_generation += 1
+        with self.state.lock:
+            self.state.lock.notify_all()
 
     def stop(self) -> None:
         self.stopping.set()
@@ -569,6 +578,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._status(400, str(e))
             return
         since = int(query.get("resourceVersion") or api.state.rv)
+        expired = since < api.state.compacted_rv
         deadline = time.monotonic() + float(query.get("timeoutSeconds") or 30)
         self._record.status = 200
         self.send_response(200)
@@ -583,7 +593,15 @@ class _Handler(BaseHTTPRequestHandler):
 
         sent = since
         try:
-            while time.monotonic() < deadline and not api.stopping.is_set():
+            if expired:  # as kube-apiserver: 200, then one ERROR event with a 410 Status
+                chunk(json.dumps({"type": "ERROR", "object": status_body(
+                    410, "Expired", f"too old resource version: {since} ({api.state.compacted_rv})")}).encode()
+                      + b"\n")
+                chunk(b"")
+                self.close_connection = True
+                return
+            generation = api.stream_generation
+            while time.monotonic() < deadline and not api.stopping.is_set() and generation == api.stream_generation:
                 with api.state.lock:
                     events = [e for e in api.state.events if e[0] > sent and e[2] == kind]
                     if not events:

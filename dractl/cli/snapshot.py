@@ -1,0 +1,78 @@
+"""``dractl snapshot``: save what dractl needs to know about a live cluster in one file.
+
+Every command that reads a cluster reads the file back with ``--snapshot``.  Pods and Nodes
+are reduced to the fields dractl reads, opaque driver parameters are left out unless
+``--include-config``, and nothing of the kubeconfig (server address, credentials) is written.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from dractl.cli.cluster_options import (
+    AllNamespacesOpt,
+    ChunkSizeOpt,
+    ContextOpt,
+    KubeconfigOpt,
+    NamespaceOpt,
+    NodeOpt,
+    PartialOpt,
+    RequestTimeoutOpt,
+    cluster_options,
+    progress_reporter,
+)
+from dractl.cli.env import CliEnv
+from dractl.cluster.options import DEFAULT_CHUNK_SIZE
+
+COMMAND = "snapshot"
+EXAMPLES = """\b
+Examples:
+  # Everything dractl reads, from every namespace, into a file
+  dractl snapshot -A --file cluster.yaml
+
+\b
+  # With opaque driver parameters, through another context, whatever can be read
+  dractl snapshot -A --include-config --context prod --partial --file prod.yaml
+
+\b
+  # One node and the claims of one namespace, to stdout
+  dractl snapshot -n team-a --node gpu-node-7
+"""
+
+
+def snapshot(
+    ctx: typer.Context,
+    file: str | None = typer.Option(None, "--file", metavar="FILE", help="Write here instead of stdout."),
+    include_config: bool = typer.Option(
+        False, "--include-config",
+        help="Keep opaque driver parameters of device configs (left out by default)."),
+    namespace: NamespaceOpt = None,
+    all_namespaces: AllNamespacesOpt = False,
+    node: NodeOpt = None,
+    kubeconfig: KubeconfigOpt = None,
+    context: ContextOpt = None,
+    request_timeout: RequestTimeoutOpt = None,
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    partial: PartialOpt = False,
+) -> None:
+    """Save the cluster's DRA objects, Nodes and the Pods that use claims as a snapshot.
+
+    Exit status: 0 written, 2 bad usage or an unwritable file, 3 cluster errors.
+    """
+    from dractl.cluster.snapshot import take_snapshot
+    from dractl.io.snapshot import save_snapshot
+
+    env = CliEnv.of(ctx)
+    opts = cluster_options(kubeconfig=kubeconfig, context=context, namespace=namespace,
+                           all_namespaces=all_namespaces, request_timeout=request_timeout,
+                           chunk_size=chunk_size, partial=partial, node=node, command=COMMAND)
+    with progress_reporter(env) as progress:
+        text = take_snapshot(opts, include_config=include_config, warn=env.warn, progress=progress)
+    if file:
+        save_snapshot(file, text)
+    else:
+        env.write(text)
+
+
+def register(app: typer.Typer) -> None:
+    app.command(COMMAND, epilog=EXAMPLES)(snapshot)
