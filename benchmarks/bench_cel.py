@@ -25,6 +25,7 @@ SELECTORS = {
     "productName": 'device.driver == "gpu.nvidia.com" && '
                    'device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H")',
     "memory": 'device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0',
+    "regex": 'device.attributes["gpu.nvidia.com"].productName.matches("^NVIDIA [AH][0-9]+")',
 }
 PRODUCTS = ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "NVIDIA L40S", "NVIDIA H200")
 

@@ -9,7 +9,7 @@ from dractl.cel import types as T
 from dractl.cel.ast import Call, Comprehension, Const, Expr, children
 from dractl.cel.checker import CheckResult, check
 from dractl.cel.decls import functions
-from dractl.cel.extlib import RegexError, compile_re2
+from dractl.cel.lib.regex import RegexError, translate
 from dractl.cel.parser import parse
 from dractl.cel.stdlib import parse_duration, parse_timestamp
 from dractl.cel.types import Type
@@ -128,7 +128,7 @@ def validate_ast(ast: Expr, checked: CheckResult) -> list[tuple[int, str]]:
         args = ([e.target] if e.target is not None and fn == e.function else []) + e.args
         if fn == "matches" and len(args) == 2 and _str_const(args[1]):
             try:
-                compile_re2(args[1].value)  # type: ignore[attr-defined]
+                translate(args[1].value)  # type: ignore[attr-defined]
             except RegexError:
                 out.append((args[1].id, "invalid matches argument"))
         elif fn in ("duration", "timestamp") and len(args) == 1 and _str_const(args[0]):

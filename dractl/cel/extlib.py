@@ -1,11 +1,8 @@
-"""ext.Strings v2, ext.Sets, ext.Lists, Kubernetes lists and regex functions, and RE2 handling."""
+"""ext.Strings v2, ext.Sets, ext.Lists and the Kubernetes lists functions (regexes: dractl.cel.lib.regex)."""
 
 from __future__ import annotations
 
 import itertools
-import re
-import warnings
-from functools import lru_cache
 from typing import Any
 
 from dractl.cel.values import (
@@ -309,94 +306,6 @@ def map_insert(m: Any, k: Any, *v: Any) -> dict[Any, Any]:
             raise EvalError(f"insert failed: key {kk} already exists")
         out[kk] = vv
     return out
-
-
-# -- regular expressions (RE2 subset on Python's re) --------------------------------------------
-_BAD_RE2 = re.compile(r"\(\?(?:[=!>]|<[=!])|\(\?P=|\\[1-9]|\(\?\(|[*+?}]\+")
-_REPEAT = re.compile(r"\{(\d+)(?:,(\d*))?\}")
-
-
-class RegexError(Exception):
-    pass
-
-
-@lru_cache(maxsize=512)
-def compile_re2(pattern: str) -> re.Pattern[str]:
-    """Compile an RE2 pattern with Python's re; RegexError for what RE2 rejects."""
-    if _BAD_RE2.search(pattern):
-        raise RegexError(f"invalid or unsupported Perl syntax: `{pattern}`")
-    for m in _REPEAT.finditer(pattern):
-        if int(m.group(1)) > 1000 or (m.group(2) and int(m.group(2)) > 1000):
-            raise RegexError(f"invalid repeat count: `{m.group(0)}`")
-    py = pattern.replace(r"\z", r"\Z")
-    py = _UNICODE_CLASS.sub(_unicode_class, py)
-    py = re.sub(r"\[:(alpha|digit|alnum|upper|lower|space|punct|xdigit|word):\]", _posix, py)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return re.compile(py)
-    except re.error as e:
-        msg = str(e)
-        if "unterminated character set" in msg:
-            msg = f"missing closing ]: `{pattern[e.pos or 0:]}`"
-        elif "missing )" in msg:
-            msg = f"missing closing ): `{pattern}`"
-        elif "unbalanced parenthesis" in msg:
-            msg = f"unexpected ): `{pattern}`"
-        raise RegexError(msg) from None
-
-
-_UNICODE_CLASS = re.compile(r"\\([pP])(?:\{(\^?)([A-Za-z_]+)\}|([A-Za-z]))")
-_UNICODE = {"L": r"^\W\d_", "Lu": "A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f",
-            "Ll": "a-z\u00df-\u00ff\u03b1-\u03c9\u0430-\u044f", "N": r"\d", "Nd": r"\d",
-            "Greek": "\u0370-\u03ff\u1f00-\u1fff", "Latin": "A-Za-z\u00c0-\u024f",
-            "Cyrillic": "\u0400-\u04ff", "Han": "\u4e00-\u9fff\u3400-\u4dbf", "Z": r"\s", "Zs": " \u00a0"}
-
-
-def _unicode_class(m: re.Match[str]) -> str:
-    name = m.group(3) or m.group(4)
-    body = _UNICODE.get(name)
-    if body is None:
-        raise RegexError(f"invalid character class range: `{m.group(0)}`")
-    negate = (m.group(1) == "P") != bool(m.group(2))
-    if body.startswith("^"):
-        return f"[{body[1:]}]" if negate else f"[{body}]"
-    return f"[^{body}]" if negate else f"[{body}]"
-
-
-_POSIX = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
-          "space": r"\t\n\v\f\r ", "punct": r"!-/:-@\[-`{-~", "xdigit": "0-9A-Fa-f", "word": r"\w"}
-
-
-def _posix(m: re.Match[str]) -> str:
-    return _POSIX[m.group(1)]
-
-
-def _regex(p: str) -> re.Pattern[str]:
-    try:
-        return compile_re2(p)
-    except RegexError as e:
-        raise EvalError(f"error parsing regexp: {e}") from None
-
-
-def matches(s: Any, p: Any) -> bool:
-    s, p = _s(s, "matches"), _s(p, "matches")
-    return _regex(p).search(s) is not None
-
-
-def find(s: Any, p: Any) -> str:
-    s, p = _s(s, "find"), _s(p, "find")
-    m = _regex(p).search(s)
-    return m.group(0) if m else ""
-
-
-def find_all(s: Any, p: Any, *n: Any) -> list[str]:
-    s, p = _s(s, "findAll"), _s(p, "findAll")
-    limit = _i(n[0], "findAll") if n else -1
-    if limit == 0:
-        return []
-    out = [m.group(0) for m in _regex(p).finditer(s)]
-    return out[:limit] if limit > 0 else out
 
 
 def starts_with(s: Any, p: Any) -> bool:

@@ -9,8 +9,14 @@ from typing import Any
 
 from dractl.cel import extlib as X
 from dractl.cel import formatting as F
-from dractl.cel import k8slib as K
 from dractl.cel import stdlib as S
+from dractl.cel.lib import format as LF
+from dractl.cel.lib import net as LN
+from dractl.cel.lib import ordering as LO
+from dractl.cel.lib import quantity as LQ
+from dractl.cel.lib import regex as LR
+from dractl.cel.lib import semver as LS
+from dractl.cel.lib import url as LU
 from dractl.cel.values import NONE, DefaultMap, OptionalVal, UInt, no_overload
 
 _CONVERSIONS: dict[str, Callable[..., Any]] = {
@@ -21,7 +27,7 @@ _CONVERSIONS: dict[str, Callable[..., Any]] = {
 _FUNCS: dict[str, Callable[..., Any]] = {
     "_+_": S.add, "_-_": S.sub, "_*_": S.mul, "_/_": S.div, "_%_": S.mod, "-_": S.neg,
     "size": S.size, "@in": S.contains_in, "duration": S.to_duration, "timestamp": S.to_timestamp,
-    "contains": X.contains, "startsWith": X.starts_with, "endsWith": X.ends_with, "matches": X.matches,
+    "contains": X.contains, "startsWith": X.starts_with, "endsWith": X.ends_with, "matches": LR.matches,
     "charAt": X.char_at, "indexOf": X.index_of, "lastIndexOf": X.last_index_of,
     "lowerAscii": X.lower_ascii, "upperAscii": X.upper_ascii, "replace": X.replace, "split": X.split,
     "substring": X.substring, "trim": X.trim, "join": X.join, "strings.quote": X.quote,
@@ -30,15 +36,16 @@ _FUNCS: dict[str, Callable[..., Any]] = {
     "lists.range": X.lists_range, "distinct": X.distinct, "reverse": X.reverse, "sort": X.sort,
     "lists.@sortByAssociatedKeys": X.sort_by_keys, "first": X.first, "last": X.last,
     "isSorted": X.is_sorted, "sum": X.list_sum, "min": X.list_min, "max": X.list_max,
-    "cel.@mapInsert": X.map_insert, "find": X.find, "findAll": X.find_all,
-    "quantity": K.quantity, "isQuantity": K.is_quantity, "sign": K.q_sign, "add": K.q_add,
-    "sub": K.q_sub, "asInteger": K.q_as_integer, "isInteger": K.q_is_integer,
-    "asApproximateFloat": K.q_as_float, "semver": K.semver, "isSemver": K.is_semver,
-    "isGreaterThan": K.is_greater, "isLessThan": K.is_less, "compareTo": K.compare_to,
-    "major": K.major, "minor": K.minor, "patch": K.patch, "url": K.url, "isURL": K.is_url,
-    "ip": K.ip, "isIP": K.is_ip, "ip.isCanonical": K.ip_is_canonical, "cidr": K.cidr, "isCIDR": K.is_cidr,
-    "containsIP": K.cidr_contains_ip, "containsCIDR": K.cidr_contains_cidr,
-    "format.named": K.format_named, "validate": K.format_validate,
+    "cel.@mapInsert": X.map_insert, "find": LR.find, "findAll": LR.find_all,
+    "quantity": LQ.quantity, "isQuantity": LQ.is_quantity, "sign": LQ.q_sign, "add": LQ.q_add,
+    "sub": LQ.q_sub, "asInteger": LQ.q_as_integer, "isInteger": LQ.q_is_integer,
+    "asApproximateFloat": LQ.q_as_float, "semver": LS.semver, "isSemver": LS.is_semver,
+    "isGreaterThan": LO.is_greater, "isLessThan": LO.is_less, "compareTo": LO.compare_to,
+    "major": LS.major, "minor": LS.minor, "patch": LS.patch, "url": LU.url, "isURL": LU.is_url,
+    "ip": LN.ip, "isIP": LN.is_ip, "ip.isCanonical": LN.ip_is_canonical,
+    "cidr": LN.cidr, "isCIDR": LN.is_cidr,
+    "containsIP": LN.cidr_contains_ip, "containsCIDR": LN.cidr_contains_cidr,
+    "format.named": LF.format_named, "validate": LF.format_validate,
     "value": S.optional_value, "format": F.format_string,
     "optional.of": lambda v: OptionalVal(True, v),
     "optional.none": lambda: NONE,
@@ -50,17 +57,17 @@ _FUNCS: dict[str, Callable[..., Any]] = {
     "unwrapOpt": lambda lst: [o.value for o in lst if _opt(o, "unwrapOpt").has],
 }
 for _fn in ("getScheme", "getHost", "getHostname", "getPort", "getEscapedPath", "getQuery"):
-    _FUNCS[_fn] = (lambda f: lambda v: K.url_part(f, v))(_fn)
+    _FUNCS[_fn] = (lambda f: lambda v: LU.url_part(f, v))(_fn)
 for _fn in ("family", "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
             "isGlobalUnicast"):
-    _FUNCS[_fn] = (lambda f: lambda v: K.ip_prop(f, v))(_fn)
+    _FUNCS[_fn] = (lambda f: lambda v: LN.ip_prop(f, v))(_fn)
 for _fn in ("masked", "prefixLength"):
-    _FUNCS[_fn] = (lambda f: lambda v: K.cidr_prop(f, v))(_fn)
+    _FUNCS[_fn] = (lambda f: lambda v: LN.cidr_prop(f, v))(_fn)
 for _fn in ("getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek",
             "getHours", "getMinutes", "getSeconds", "getMilliseconds"):
     _FUNCS[_fn] = (lambda f: lambda v, *tz: S.time_part(f, v, *tz))(_fn)
-for _fn in K.FORMAT_NAMES:
-    _FUNCS[f"format.{_fn}"] = (lambda f: lambda: K.named_format(f))(_fn)
+for _fn in LF.FORMAT_NAMES:
+    _FUNCS[f"format.{_fn}"] = (lambda f: lambda: LF.named_format(f))(_fn)
 
 
 def _opt(o: Any, fn: str) -> OptionalVal:

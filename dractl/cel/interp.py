@@ -11,7 +11,6 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from dractl.cel import extlib as X
 from dractl.cel.access import _EMPTY, _has, _index, _opt_index, _opt_select, _select
 from dractl.cel.ast import (
     Call,
@@ -26,6 +25,7 @@ from dractl.cel.ast import (
     qualified_name,
 )
 from dractl.cel.functions import _CONVERSIONS, _FUNCS, _PURE, _SIZED_COST, _TYPE_NAMES, _opt, _size
+from dractl.cel.lib.regex import RegexError, compile_regex
 from dractl.cel.values import (
     CostExceeded,
     DefaultMap,
@@ -307,8 +307,8 @@ class Compiler:
         if fn in ("find", "findAll") and len(e.args) >= 1 and isinstance(e.args[0], Const) \
                 and e.args[0].kind == "string":
             try:
-                X.compile_re2(e.args[0].value)
-            except X.RegexError as err:
+                compile_regex(e.args[0].value)
+            except RegexError as err:
                 raise ProgramError(f"error parsing regexp: {err}") from None
         impl: Callable[..., Any] | None = _CONVERSIONS.get(fn) or _FUNCS.get(fn)
         if fn == "lists.range":

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from dractl.cel.ast import ACCU, Call, CreateList, CreateMap, Expr, Ident, Select
+from dractl.cel.ast import ACCU, Call, Comprehension, Const, CreateList, CreateMap, Expr, Ident, Select
 
-if TYPE_CHECKING:
-    from dractl.cel.parser import Parser
+
+class Parser(Protocol):
+    """What macro expansion needs from the parser (node ids and builders, error reporting)."""
+
+    def new_id(self, offset: int) -> int: ...
+
+    def error(self, offset: int, msg: str) -> None: ...
+
+    def const(self, offset: int, kind: str, value: object) -> Const: ...
+
+    def ident(self, offset: int, name: str) -> Ident: ...
+
+    def fn(self, offset: int, name: str, *args: Expr, target: Expr | None = None) -> Call: ...
+
+    def comprehension(self, offset: int, iter_var: str, iter_range: Expr, init: Expr, cond: Expr,
+                      step: Expr, result: Expr, iter_var2: str = "", accu: str = ACCU,
+                      macro: str = "") -> Comprehension: ...
 
 _RECEIVER = {("all", 2), ("exists", 2), ("exists_one", 2), ("map", 2), ("map", 3), ("filter", 2),
              ("all", 3), ("exists", 3), ("existsOne", 3), ("exists_one", 3),

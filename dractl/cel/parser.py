@@ -22,6 +22,8 @@ from dractl.cel.ast import (
     Select,
 )
 from dractl.cel.lexer import Token, tokenize
+from dractl.cel.limits import deep_recursion
+from dractl.cel.macros import expand
 
 MAX_DEPTH = 250
 MAX_CODE_POINTS = 100_000
@@ -392,8 +394,6 @@ class Parser:
 
     # -- macros ------------------------------------------------------------------------------
     def call(self, offset: int, name: str, args: list[Expr], target: Expr | None) -> Expr:
-        from dractl.cel.macros import expand
-
         expanded = expand(self, offset, name, args, target)
         if expanded is not None:
             return expanded
@@ -430,8 +430,6 @@ def ast_depth(e: Expr) -> int:
 
 def parse(src: str) -> tuple[Expr | None, list[tuple[int, str]], dict[int, int]]:
     """Parse ``src``: (AST or None, errors, id → offset)."""
-    from dractl.cel.limits import deep_recursion
-
     p = Parser(src)
     with deep_recursion():
         e = p.parse()

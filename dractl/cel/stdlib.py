@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from dractl.cel.lib.net import opaque_to_string
 from dractl.cel.values import (
     Duration,
     EvalError,
@@ -256,8 +257,6 @@ def to_string(v: Any) -> str:
         return format_timestamp(v.nanos)
     if t is Duration:
         return format_duration(v.nanos)
-    from dractl.cel.k8slib import opaque_to_string
-
     return opaque_to_string(v)
 
 
