@@ -302,8 +302,9 @@ class Checker:
             return cur
         if self.assignable(prev, cur):
             return most_general(prev, cur)
-        self.err(e, f"expected type '{self.subst(prev, True)}' but found '{self.subst(cur, True)}'")
-        return T.ERROR
+        # cel-go's checker joins unrelated element types to dyn; Kubernetes' environment then
+        # rejects mixed literals with the homogeneous-aggregate-literal validator (env.py)
+        return T.DYN
 
     def check_list(self, e: CreateList) -> Type:
         elem: Type | None = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dractl.cel import types as T
-from dractl.cel.ast import Call, Comprehension, Const, Expr, children
+from dractl.cel.ast import Call, Comprehension, Const, CreateList, CreateMap, Expr, children
 from dractl.cel.checker import CheckResult, check
 from dractl.cel.decls import functions
 from dractl.cel.lib.regex import RegexError, translate
@@ -115,13 +115,56 @@ def go_type_string(t: Type) -> str:
     return str(t)
 
 
+def _homogeneous(e: Expr, checked: CheckResult, out: list[tuple[int, str]]) -> None:
+    """cel-go's ``HomogeneousAggregateLiterals`` validator on one list or map literal: every
+    element (key, value) has the type of the first one, exactly (``dyn`` is not ``int``)."""
+    types = checked.types
+
+    def mismatch(node: Expr, want: Type, got: Type) -> None:
+        out.append((node.id, f"expected type '{want}' but found '{got}'"))
+
+    if isinstance(e, CreateList):
+        first: Type | None = None
+        for i, el in enumerate(e.elements):
+            t = types[el.id]
+            if i in e.optional_indices and T.is_optional(t):
+                t = t.params[0]
+            if first is None:
+                first = t
+            elif t != first:
+                mismatch(el, first, t)
+                break
+    elif isinstance(e, CreateMap):
+        kt: Type | None = None
+        vt: Type | None = None
+        for ent in e.entries:
+            k, v = types[ent.key.id], types[ent.value.id]
+            if ent.optional and T.is_optional(v):
+                v = v.params[0]
+            if kt is None or vt is None:
+                kt, vt = k, v
+                continue
+            if k != kt:
+                mismatch(ent.key, kt, k)
+            if v != vt:
+                mismatch(ent.value, vt, v)
+
+
 def validate_ast(ast: Expr, checked: CheckResult) -> list[tuple[int, str]]:
-    """cel-go's AST validators: regex, duration and timestamp literals, and format strings."""
+    """cel-go's AST validators: homogeneous aggregate literals (literals anywhere inside a
+    ``format()`` call are exempt, as the strings library configures), regex, duration and
+    timestamp literals, and format strings."""
     out: list[tuple[int, str]] = []
-    stack = [ast]
+    stack: list[tuple[Expr, bool]] = [(ast, False)]
     while stack:
-        e = stack.pop()
-        stack.extend(children(e))
+        e, exempt = stack.pop()
+        if isinstance(e, Call) and checked.rewritten.get(e.id, e.function) == "format":
+            exempt = True
+        stack.extend((c, exempt) for c in children(e))
+        if isinstance(e, CreateList | CreateMap):
+            if not exempt:
+                _homogeneous(e, checked, out)
+            continue
         if not isinstance(e, Call):
             continue
         fn = checked.rewritten.get(e.id, e.function)

@@ -40,6 +40,7 @@ def char_at(s: Any, i: Any) -> str:
 
 
 def index_of(s: Any, sub: Any, *off: Any) -> int:
+    """cel-go's ``indexOf``: an offset at or past the end is -1; a negative one is an error."""
     if type(s) is list:
         return list_index_of(s, sub)
     s, sub = _s(s, "indexOf"), _s(sub, "indexOf")
@@ -54,6 +55,8 @@ def index_of(s: Any, sub: Any, *off: Any) -> int:
 
 
 def last_index_of(s: Any, sub: Any, *off: Any) -> int:
+    """cel-go's ``lastIndexOf``: searches backwards from the offset (default: the end); an
+    offset at or past the end is -1 (not clamped), a negative one an error."""
     if type(s) is list:
         return list_last_index_of(s, sub)
     s, sub = _s(s, "lastIndexOf"), _s(sub, "lastIndexOf")
@@ -64,10 +67,10 @@ def last_index_of(s: Any, sub: Any, *off: Any) -> int:
         raise EvalError(f"index out of range: {end}")
     if sub == "":
         return end if end <= len(s) else -1
-    if not s:
+    if end >= len(s):
         return -1
-    end = min(end, len(s) - 1)
-    return s.rfind(sub, 0, end + len(sub))
+    end = min(end, len(s) - len(sub))
+    return s.rfind(sub, 0, end + len(sub)) if end >= 0 else -1
 
 
 def _ascii(s: str, upper: bool) -> str:

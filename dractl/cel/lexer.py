@@ -104,7 +104,7 @@ def _valid_prefix(p: str) -> bool:
 def _number(src: str, i: int, toks: list[Token]) -> int:
     n = len(src)
     start = i
-    if src.startswith(("0x", "0X"), i) and i + 2 < n and src[i + 2] in _HEX:
+    if src.startswith("0x", i) and i + 2 < n and src[i + 2] in _HEX:  # only lower-case x in CEL
         i += 2
         while i < n and src[i] in _HEX:
             i += 1
@@ -152,7 +152,7 @@ def _string(src: str, start: int, q: int, prefix: str, toks: list[Token],
     triple = src.startswith(quote * 3, q)
     delim = quote * 3 if triple else quote
     i = q + len(delim)
-    out: list[str] = []
+    out: list[str | int] = []  # an int is a raw byte from a \x or octal escape in a bytes literal
     bad_escape = False
     while True:
         if i >= n:
@@ -184,25 +184,23 @@ def _string(src: str, start: int, q: int, prefix: str, toks: list[Token],
             continue
         out.append(c)
         i += 1
-    body = "".join(out)
     text = src[start:i]
     if is_bytes:
-        value: Any = None if bad_escape else _to_bytes(body)
+        value: Any = None if bad_escape else _to_bytes(out)
         toks.append(Token("BYTES", text, start, value))
     else:
-        toks.append(Token("STRING", text, start, body))
+        toks.append(Token("STRING", text, start, "".join(map(str, out))))
     return i
 
 
-def _to_bytes(body: str) -> bytes:
-    # code points below 256 that came from \x/octal escapes are raw bytes; others UTF-8
+def _to_bytes(parts: list[str | int]) -> bytes:
+    """Raw bytes for escapes, UTF-8 for everything else (as cel-go unescapes bytes literals)."""
     out = bytearray()
-    for ch in body:
-        o = ord(ch)
-        if o >= 0xDC80 and o <= 0xDCFF:
-            out.append(o - 0xDC00)
+    for part in parts:
+        if isinstance(part, int):
+            out.append(part)
         else:
-            out += ch.encode("utf-8")
+            out += part.encode("utf-8", "surrogatepass")
     return bytes(out)
 
 
@@ -214,7 +212,7 @@ def _first_bad(src: str, j: int, width: int) -> int:
     return min(j + width, len(src)) - 1
 
 
-def _escape(src: str, i: int, is_bytes: bool) -> tuple[str, int, bool]:
+def _escape(src: str, i: int, is_bytes: bool) -> tuple[str | int, int, bool]:
     n = len(src)
     if i + 1 >= n:
         raise LexError(i, "bad escape")
@@ -225,7 +223,7 @@ def _escape(src: str, i: int, is_bytes: bool) -> tuple[str, int, bool]:
         h = src[i + 2:i + 4]
         if len(h) == 2 and all(x in _HEX for x in h):
             v = int(h, 16)
-            return (chr(0xDC00 + v) if is_bytes else chr(v)), i + 4, False
+            return (v if is_bytes else chr(v)), i + 4, False
         raise LexError(_first_bad(src, i + 2, 2), "bad escape")
     if c in "uU":
         width = 4 if c == "u" else 8
@@ -240,5 +238,5 @@ def _escape(src: str, i: int, is_bytes: bool) -> tuple[str, int, bool]:
         o = src[i + 1:i + 4]
         if len(o) == 3 and all(x in "01234567" for x in o):
             v = int(o, 8)
-            return (chr(0xDC00 + v) if is_bytes else chr(v)), i + 4, False
+            return (v if is_bytes else chr(v)), i + 4, False
     raise LexError(i + 1, "bad escape")

@@ -310,6 +310,8 @@ class Parser:
                 self.error(offset, "invalid uint literal")
             return Const(i, offset, "uint", t.value)
         if k == "DOUBLE":
+            if t.value == float("inf"):  # Go's strconv.ParseFloat: out of range
+                self.error(offset, "invalid double literal")
             return Const(i, offset, "double", -t.value if negative else t.value)
         if k == "STRING":
             return Const(i, offset, "string", t.value)

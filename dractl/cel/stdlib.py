@@ -205,7 +205,10 @@ def to_double(v: Any) -> float:
     if t is str:
         if not _FLOAT_RE.fullmatch(v):
             raise EvalError("type conversion error from 'string' to 'double'")
-        return float(v)
+        f = float(v)
+        if math.isinf(f) and not v.lstrip("+-").lower().startswith("inf"):
+            raise EvalError("type conversion error from 'string' to 'double'")  # ParseFloat: out of range
+        return f
     raise no_overload("double")
 
 

@@ -39,13 +39,19 @@ def s_compare(a: Any, b: Any) -> int:
     return _v(a, "compareTo", b).compare(_v(b, "compareTo", a))
 
 
+def _int64(n: int) -> int:
+    """Go's ``int64(x)`` of a uint64 version number: wraps past 2^63 - 1."""
+    n &= (1 << 64) - 1
+    return n - (1 << 64) if n >= 1 << 63 else n
+
+
 def major(a: Any) -> int:
-    return _v(a, "major").major
+    return _int64(_v(a, "major").major)
 
 
 def minor(a: Any) -> int:
-    return _v(a, "minor").minor
+    return _int64(_v(a, "minor").minor)
 
 
 def patch(a: Any) -> int:
-    return _v(a, "patch").patch
+    return _int64(_v(a, "patch").patch)
