@@ -64,6 +64,14 @@ def _mf(x: int, f: float) -> int:
 ONE = Est(1, 1)
 ZERO = Est(0, 0)
 UNKNOWN = Est(0, U64)
+_EMPTY_UNION = Est(U64, 0)  # the neutral element of Est.union
+Entry = tuple[str, Est, Est]
+
+
+def _union_entries(a: Entry | None, b: Entry | None) -> Entry | None:
+    if a is None or b is None:
+        return None
+    return (a[0], a[1].union(b[1]), a[2].union(b[2]))
 
 # path node: (kind, max elements, children)
 _ATTR_VALUE = ("attr", ATTRIBUTE_VALUE_MAX)
@@ -113,7 +121,9 @@ class Coster:
         self.rewritten = checked.rewritten
         self.paths: dict[int, list[str]] = {}
         self.sizes: dict[int, Est] = {}
-        self.elem_sizes: dict[int, Est] = {}
+        # cel-go's entry sizes: (container kind, key size, value size) of list and map values
+        self.entries: dict[int, Entry] = {}
+        self.iter_entries: list[dict[str, Entry]] = []
         self.iter_paths: list[dict[str, list[str]]] = []
         self.iter_sizes: list[dict[str, Est]] = []
         self.list_attr_max = list_attr_max
@@ -171,18 +181,20 @@ class Coster:
             return self.call(e)
         if isinstance(e, CreateList):
             s = Est(LIST_CREATE, LIST_CREATE)
-            elem: Est | None = None
+            item = _EMPTY_UNION if e.elements else ZERO
             for x in e.elements:
                 s = s.add(self.cost(x))
-                xs = self.size(x)
-                elem = xs if elem is None else elem.union(xs)
-            if elem is not None and elem.max != U64:
-                self.elem_sizes[e.id] = elem
+                item = item.union(self.size(x))
+            self.entries[e.id] = ("list", ONE, item)
             return s
         if isinstance(e, CreateMap):
             s = Est(MAP_CREATE, MAP_CREATE)
+            ks = vs = _EMPTY_UNION if e.entries else ZERO
             for ent in e.entries:
                 s = s.add(self.cost(ent.key)).add(self.cost(ent.value))
+                ks = ks.union(self.size(ent.key))
+                vs = vs.union(self.size(ent.value))
+            self.entries[e.id] = ("map", ks, vs)
             return s
         if isinstance(e, CreateStruct):
             s = Est(40, 40)
@@ -193,14 +205,28 @@ class Coster:
             return self.comprehension(e)
         return ZERO
 
+    def entry(self, e: Expr) -> Entry | None:
+        """cel-go's ``computeEntrySize``: of the expression, else of the local variable it names."""
+        hit = self.entries.get(e.id)
+        if hit is None and isinstance(e, Ident):
+            for scope in reversed(self.iter_entries):
+                if e.name in scope:
+                    return scope[e.name]
+        return hit
+
     def comprehension(self, e: Comprehension) -> Est:
         s = self.cost(e.iter_range).add(self.cost(e.accu_init))
         rp = self.paths.get(e.iter_range.id)
         scope: dict[str, list[str]] = {}
         sscope: dict[str, Est] = {}
-        es = self.elem_sizes.get(e.iter_range.id)
-        if es is not None:
-            sscope[e.iter_var2 or e.iter_var] = es
+        escope: dict[str, Entry] = {}
+        ent = self.entry(e.iter_range)
+        if ent is not None and e.macro != "bind":
+            if e.iter_var2:
+                sscope[e.iter_var] = ent[1]
+                sscope[e.iter_var2] = ent[2]
+            else:
+                sscope[e.iter_var] = ent[2] if ent[0] == "list" else ent[1]
         if rp is not None:
             rk = self.types.get(e.iter_range.id, T.DYN).kind
             if rk == "map":
@@ -215,19 +241,33 @@ class Coster:
             ap = self.paths.get(e.accu_init.id)
             if ap is not None:
                 scope[e.accu_var] = ap
-            sscope[e.accu_var] = self.size(e.accu_init)
-            if e.accu_init.id in self.elem_sizes:
-                self.elem_sizes[-e.id] = self.elem_sizes[e.accu_init.id]
+        init_size = self.size(e.accu_init)
+        if init_size is not UNKNOWN:
+            sscope.setdefault(e.accu_var, init_size)
+        init_entry = self.entry(e.accu_init)
+        if init_entry is not None:
+            escope[e.accu_var] = init_entry
         self.iter_paths.append(scope)
         self.iter_sizes.append(sscope)
+        self.iter_entries.append(escope)
         loop = self.cost(e.loop_condition)
         step = self.cost(e.loop_step)
         result = self.cost(e.result)
+        step_entry = self.entry(e.loop_step)
         self.iter_paths.pop()
         self.iter_sizes.pop()
+        self.iter_entries.pop()
         s = s.add(result)
-        if e.macro == "bind":
+        if e.macro == "bind":  # cel-go's costBind: the bind has its result's sizes
+            rs = self.size(e.result)
+            if rs is not UNKNOWN:
+                self.sizes[e.id] = rs
+            re_ = self.entry(e.result)
+            if re_ is not None:
+                self.entries[e.id] = re_
             return s
+        if isinstance(e.accu_init, CreateList | CreateMap) and step_entry is not None:
+            self.entries[e.id] = step_entry
         rng = self.size(e.iter_range)
         if e.macro in ("map", "transformList", "transformMap", "transformMapEntry"):
             self.sizes[e.id] = rng
@@ -262,6 +302,10 @@ class Coster:
                 p = self.paths.get(args[0].id)
                 if p is not None:
                     self.paths[e.id] = [*p, "@values"]
+            if ov in ("index_list", "index_map"):  # the element's size, from the container's entries
+                ent = self.entry(args[0])
+                if ent is not None:
+                    self.sizes[e.id] = ent[2]
         assert best is not None
         return best
 
@@ -273,8 +317,16 @@ class Coster:
         all_args = ([target] if target is not None else []) + list(args)
         if ov == "string_format" and target is not None:
             return self.size(target).factor(STRING_FACTOR).add(total)
-        if ov == "string_to_bytes" or ov == "bytes_to_string" or ov == "strings_quote":
-            return self.size(args[0]).factor(STRING_FACTOR).add(total)
+        if ov in ("string_to_bytes", "bytes_to_string", "strings_quote") and args:
+            sz = self.size(args[0])
+            # (uint64 arithmetic as in cel-go, wrapping included: an unknown size quoted is [2, 0])
+            if ov == "string_to_bytes":  # each code point is up to 4 bytes
+                self.sizes[e.id] = Est(sz.min, (sz.max * 4) & U64)
+            elif ov == "bytes_to_string":  # 4 bytes may make one code point
+                self.sizes[e.id] = Est(sz.min // 4, sz.max)
+            else:  # every character escaped, plus the quotes
+                self.sizes[e.id] = Est((sz.min + 2) & U64, (sz.max * 2 + 2) & U64)
+            return sz.factor(STRING_FACTOR).add(total)
         if ov in ("starts_with_string", "ends_with_string") and target is not None:
             return self.size(args[0]).factor(STRING_FACTOR).add(total)
         if ov == "in_list":
@@ -292,10 +344,16 @@ class Coster:
         if fn == "_?_:_":
             c, t, f = acosts
             self.sizes[e.id] = self.size(args[1]).union(self.size(args[2]))
+            ent = _union_entries(self.entry(args[1]), self.entry(args[2]))
+            if ent is not None:
+                self.entries[e.id] = ent
             return c.add(t.union(f))
         if ov in ("add_string", "add_bytes", "add_list"):
             sz = self.size(args[0]).add(self.size(args[1]))
             self.sizes[e.id] = sz
+            ent = _union_entries(self.entry(args[0]), self.entry(args[1]))
+            if ent is not None:
+                self.entries[e.id] = ent
             if ov == "add_list":
                 return ONE.add(total)
             return sz.factor(STRING_FACTOR).add(total)
@@ -332,8 +390,9 @@ class Coster:
                 return Est(n, n).add(Est(LIST_CREATE + 1, LIST_CREATE + 1)).add(total)
         if fn == "dyn" and args:
             self.sizes[e.id] = self.size(args[0])
-            if args[0].id in self.elem_sizes:
-                self.elem_sizes[e.id] = self.elem_sizes[args[0].id]
+            ent = self.entry(args[0])
+            if ent is not None:
+                self.entries[e.id] = ent
         if fn == "includes":
             return Est(1, self.list_attr_max).add(total)
         return ONE.add(total)
@@ -359,6 +418,7 @@ class Coster:
             return sz.factor(STRING_FACTOR)
         if fn == "replace" and target is not None and len(args) >= 2:
             sz = self.size(target)
+            self.sizes[e.id] = _replace_size(sz, self.size(args[0]), self.size(args[1]))
             return sz.factor(2 * STRING_FACTOR)
         if fn == "split" and target is not None:
             sz = self.size(target)
@@ -414,6 +474,23 @@ class Coster:
             self.sizes[e.id] = sz
             return Est(LIST_CREATE + 1, LIST_CREATE + 1).add(sz)
         return None
+
+
+def _replace_size(sz: Est, old: Est, new: Est) -> Est:
+    """Kubernetes' result size of ``s.replace(old, new)``: the most and fewest replacements."""
+    if old.min == 0:  # an empty needle surrounds every character
+        count_max, kept_max = (sz.max + 1 if sz.max < U64 else sz.max), sz.max
+    elif new.max <= old.min:
+        count_max, kept_max = 0, sz.max
+    else:
+        count_max, kept_max = math.ceil(sz.max / old.min), 0
+    if old.max == 0:
+        count_min, kept_min = (sz.min + 1 if sz.min < U64 else sz.min), sz.min
+    elif old.max <= new.min:
+        count_min, kept_min = 0, sz.min
+    else:
+        count_min, kept_min = math.ceil(sz.min / old.max), 0
+    return Est(min(count_min, U64), min(count_max, U64)).mul(new).add(Est(kept_min, kept_max))
 
 
 def _is_scalar(t: T.Type) -> bool:

@@ -182,7 +182,7 @@ def validate_ast(ast: Expr, checked: CheckResult) -> list[tuple[int, str]]:
         elif fn == "format" and e.target is not None and _str_const(e.target):
             from dractl.cel.formatting import validate_format_call
 
-            found = validate_format_call(e.target.value, e.args[0], checked)  # type: ignore[attr-defined]
+            found = validate_format_call(e.target.value, e.args[0], checked, e.id)  # type: ignore[attr-defined]
             if found:
                 out.append(found)
     return out

@@ -38,7 +38,14 @@ def _static_name(t: Any) -> str:
     return {"null": "null_type"}.get(s, s.split("(")[0])
 
 
-def _check_verb(verb: str, tname: str) -> str | None:
+# %f/%e also take the strings "NaN", "Infinity" and "-Infinity" (cel-go converts them), so a
+# string argument is only rejected at run time
+_FLOAT_STRINGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def _check_verb(verb: str, tname: str, static: bool = False) -> str | None:
+    if static and verb in ("f", "e") and tname == "string":
+        return None
     if verb == "s":
         if tname not in _STRING_OK:
             return ("string clause can only be used on strings, bools, bytes, ints, doubles, maps, "
@@ -69,7 +76,8 @@ def _verbs(fmt: str) -> list[tuple[str, int | None]]:
     return out
 
 
-def validate_format_call(fmt: str, arg: Expr, checked: CheckResult) -> tuple[int, str] | None:
+def validate_format_call(fmt: str, arg: Expr, checked: CheckResult,
+                         call_id: int) -> tuple[int, str] | None:
     """(node id, ``error during formatting: …``) for a literal call that would fail, or None."""
     from dractl.cel.ast import CreateList
 
@@ -82,9 +90,12 @@ def validate_format_call(fmt: str, arg: Expr, checked: CheckResult) -> tuple[int
         t = checked.types.get(arg.elements[i].id)
         if t is None or t.kind in ("dyn", "error"):
             continue
-        msg = _check_verb(verb, "google.protobuf.Any" if t.kind == "any" else _static_name(t))
+        msg = _check_verb(verb, "google.protobuf.Any" if t.kind == "any" else _static_name(t), static=True)
         if msg:
             return arg.elements[i].id, f"error during formatting: {msg}"
+    if len(verbs) < len(arg.elements):
+        return call_id, (f"too many arguments supplied to string.format (expected {len(verbs)}, "
+                        f"got {len(arg.elements)})")
     return None
 
 
@@ -110,6 +121,8 @@ def format_string(fmt: Any, args: Any) -> str:
             raise EvalError(f"error during formatting: index {n} out of range")
         v = args[n]
         n += 1
+        if verb in ("f", "e") and type(v) is str and v in _FLOAT_STRINGS:
+            v = _FLOAT_STRINGS[v]
         msg = _check_verb(verb, type_name(v))
         if msg:
             raise EvalError(f"error during formatting: {msg}")
@@ -122,10 +135,11 @@ def _render(verb: str, prec: int | None, v: Any) -> str:
         return to_display(v)
     if verb == "d":
         return str(int(v))
-    if verb == "f":
-        if math.isnan(v) or math.isinf(v):
-            return to_display(v)
-        return f"{v:.{6 if prec is None else prec}f}"
+    if verb in ("f", "e") and (math.isnan(v) or math.isinf(v)):
+        # golang.org/x/text's printer (cel-go formats %f/%e for a locale): CLDR's symbols
+        return "NaN" if math.isnan(v) else ("-∞" if v < 0 else "∞")
+    if verb == "f":  # the en-US locale groups the integer digits in threes
+        return f"{v:,.{6 if prec is None else prec}f}"
     if verb == "e":
         text = f"{v:.{6 if prec is None else prec}e}"
         mant, _, exp = text.partition("e")
@@ -156,7 +170,11 @@ def to_display(v: Any, nested: bool = False) -> str:
     if t is float:
         return format_double(v)
     if t is bytes:
-        return v.decode("utf-8", "replace")
+        try:
+            return v.decode("utf-8")
+        except UnicodeDecodeError:  # cel-go: the bytes -> string conversion fails, and %s with it
+            raise EvalError('error during formatting: could not convert argument "invalid UTF-8 in '
+                            'bytes, cannot convert to string" to string') from None
     if v is None:
         return "null"
     if t is list:
