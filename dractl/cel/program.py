@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 from dractl.cel.activation import DeviceActivationCache, DeviceConversionError, convert
 from dractl.cel.cost import estimate
 from dractl.cel.env import MAX_COST, CompileFailure, compile_ast, env_spec
-from dractl.cel.interp import Compiler, ProgramError, State
 from dractl.cel.limits import deep_recursion
+from dractl.cel.operations import State
 from dractl.cel.parser import ast_depth
+from dractl.cel.planner import Compiler, ProgramError
 from dractl.cel.values import CostExceeded, EvalError, type_name
 from dractl.errors import CelCompileError, CelRuntimeError
 
