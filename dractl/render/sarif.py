@@ -34,11 +34,12 @@ def _location(file: str, line: int | None, column: int | None, path: str = "") -
 def to_sarif_dict(report: Any) -> dict[str, Any]:
     doc = report.to_dict()
     describe = getattr(report, "rule_description", lambda rule: "")
-    rule_ids = sorted({item["rule"] for item in doc["items"]})
+    silenced = doc.get("suppressed", [])
+    rule_ids = sorted({item["rule"] for item in [*doc["items"], *silenced]})
     index = {rule: i for i, rule in enumerate(rule_ids)}
     rules = [{"id": r, "name": r, "shortDescription": {"text": describe(r) or r}} for r in rule_ids]
     results = []
-    for item in doc["items"]:
+    for item in [*doc["items"], *silenced]:
         message = item["message"]
         if item.get("path") and item["path"] not in message:
             message = f"{item['path']}: {message}"
@@ -46,6 +47,9 @@ def to_sarif_dict(report: Any) -> dict[str, Any]:
                         "level": _LEVELS.get(item["severity"], "note"), "message": {"text": message},
                         "locations": [_location(item["file"], item.get("line"), item.get("column"),
                                                 item.get("path", ""))]})
+        if "suppression" in item:  # SARIF 2.1.0 §3.35: shown as dismissed by code scanning
+            why = item["suppression"]
+            results[-1]["suppressions"] = [{"kind": why["kind"], "justification": why["justification"]}]
     notes = [{"level": "error", "message": {"text": e["text"]},
               "locations": [_location(e["file"], e.get("line"), e.get("column"))]}
              for e in doc.get("inputErrors", [])]

@@ -24,6 +24,8 @@ def summary_line(summary: dict[str, Any]) -> str:
         head += f"{_plural(summary['errors'], 'error')}, {_plural(summary['warnings'], 'warning')}"
     else:
         head += "no problems found"
+    if summary.get("suppressed"):
+        head += f"; {summary['suppressed']} suppressed (--skip/--only, .dractl.yaml, dractl.io/ignore)"
     if summary["skipped"]:
         kinds = ", ".join(f"{k}: {v}" for k, v in summary["skippedByKind"].items())
         head += f"; skipped {_plural(summary['skipped'], 'object')} of other kinds ({kinds})"

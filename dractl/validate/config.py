@@ -189,3 +189,33 @@ def _gates(value: Any, fail: Any) -> str | None:
     if isinstance(value, Mapping) and all(isinstance(v, bool) for v in value.values()):
         return ",".join(f"{k}={'true' if v else 'false'}" for k, v in value.items())
     raise fail("featureGates", "expected a mapping of gate names to true/false")
+
+
+def runtime_for(flags: Sequence[str], config: Config, served: Sequence[str] | None = None) -> Any:
+    """The :class:`~dractl.validate.versions.RuntimeConfig` of a run: ``--runtime-config`` when given,
+    else the config file's ``runtimeConfig``, else the served versions a snapshot header or discovery
+    recorded, else kube-apiserver's defaults.  ValueError (the caller's usage error) on bad syntax."""
+    from dractl.validate.versions import DEFAULT_RUNTIME, RuntimeConfig
+
+    if flags:
+        return RuntimeConfig.parse(list(flags))
+    if config.runtime_config:
+        try:
+            return RuntimeConfig.parse(list(config.runtime_config))
+        except ValueError as e:
+            raise InputError(str(e), SourcePos(config.path or ".dractl.yaml"), "runtimeConfig") from None
+    if served:
+        return RuntimeConfig.from_served(served)
+    return DEFAULT_RUNTIME
+
+
+def class_docs(paths: Sequence[str], max_input_size: int | None = None) -> tuple[list[Any], list[InputError]]:
+    """``--classes-from FILE|DIR|SNAPSHOT``: the DeviceClass documents of those inputs (every other
+    kind is left out: they are context for ADV-CLASS-EXISTS only), and the inputs that could not be read."""
+    from dractl.io import load_paths
+
+    if not paths:
+        return [], []
+    loaded = load_paths(list(paths), max_input_size=max_input_size) if max_input_size else load_paths(list(paths))
+    docs = [d for d in loaded.docs if isinstance(d.raw, Mapping) and d.raw.get("kind") == "DeviceClass"]
+    return docs, list(loaded.errors)

@@ -77,3 +77,16 @@ class Finding:
         if self.namespace:
             out["namespace"] = self.namespace
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    """Why a finding was suppressed: ``kind`` is ``external`` (flag, config) or ``inSource``
+    (annotation), as SARIF names them; ``source`` says which (``--skip``, ``.dractl.yaml``, …)."""
+
+    kind: str
+    source: str
+    justification: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "source": self.source, "justification": self.justification}

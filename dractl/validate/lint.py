@@ -72,6 +72,25 @@ def lint(
     return sorted(_dedupe(out), key=Finding.sort_key)
 
 
+def admin_namespace_findings(
+    docs: Sequence[DocLike], opts: ValidateOptions, *, context_docs: Sequence[DocLike] = ()
+) -> list[Finding]:
+    """Only lint's exact admin-access answer (RC-ADMIN-NS / RCT-ADMIN against Namespaces in the inputs
+    or the context): what ``validate`` adds, after :func:`settle_offline_warnings`, so that validate
+    and lint give one answer for the same input."""
+    index = Index.build(docs, context_docs)
+    out: list[Finding] = []
+
+    def emit(entry: Entry, rule: str, path: str, message: str) -> None:
+        if entry.is_input:
+            severity = Severity.ERROR if rule in _ERROR_RULES else Severity.WARNING
+            out.append(_locate(Finding(severity, rule, message, path, "Forbidden" if rule in _ERROR_RULES
+                                       else None), entry))
+
+    xclaims.check_admin_namespaces(index, emit)
+    return sorted(_dedupe(out), key=Finding.sort_key)
+
+
 def settle_offline_warnings(
     findings: Sequence[Finding], docs: Sequence[DocLike], context_docs: Sequence[DocLike] = ()
 ) -> list[Finding]:

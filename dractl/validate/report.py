@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from dractl.errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError
-from dractl.validate.findings import Finding, Severity
+from dractl.validate.findings import Finding, Severity, Suppression
 
 API_VERSION = "dractl/v1alpha1"
 
@@ -64,6 +64,8 @@ class Summary:
     warnings: int
     by_rule: Mapping[str, int]
     input_errors: int
+    suppressed: int = 0                            # findings silenced (--skip/--only, config, annotation)
+    suppressed_by_rule: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def skipped_total(self) -> int:
@@ -74,7 +76,8 @@ class Summary:
                 "objectsByKind": dict(sorted(self.by_kind.items())), "skipped": self.skipped_total,
                 "skippedByKind": dict(sorted(self.skipped.items())), "errors": self.errors,
                 "warnings": self.warnings, "findingsByRule": dict(sorted(self.by_rule.items())),
-                "inputErrors": self.input_errors}
+                "inputErrors": self.input_errors, "suppressed": self.suppressed,
+                "suppressedByRule": dict(sorted(self.suppressed_by_rule.items()))}
 
 
 @dataclass(frozen=True)
@@ -90,12 +93,15 @@ class ValidationReport:
     objects: tuple[ObjectResult, ...]
     summary: Summary
     rules: Mapping[str, str] = field(default_factory=dict)
+    suppressed: tuple[tuple[Finding, Suppression], ...] = ()   # silenced findings, with why
 
     @classmethod
     def build(cls, kube_version: str, findings: Iterable[Finding], objects: Sequence[ObjectResult],
               input_errors: Sequence[InputError] = (), files: Iterable[str] = (),
-              rules: Mapping[str, str] | None = None) -> ValidationReport:
+              rules: Mapping[str, str] | None = None,
+              suppressed: Iterable[tuple[Finding, Suppression]] = ()) -> ValidationReport:
         ordered = tuple(sorted(findings, key=Finding.sort_key))
+        silenced = tuple(sorted(suppressed, key=lambda pair: pair[0].sort_key()))
         checked = [o for o in objects if o.checked]
         error_files = {e.source.file for e in input_errors if e.source is not None}
         all_files = set(files) | {o.file for o in objects} | error_files
@@ -105,10 +111,11 @@ class ValidationReport:
             skipped=Counter(o.kind or "<none>" for o in objects if not o.checked),
             errors=sum(f.severity is Severity.ERROR for f in ordered),
             warnings=sum(f.severity is Severity.WARNING for f in ordered),
-            by_rule=Counter(f.rule for f in ordered), input_errors=len(input_errors))
-        used = {f.rule for f in ordered}
+            by_rule=Counter(f.rule for f in ordered), input_errors=len(input_errors),
+            suppressed=len(silenced), suppressed_by_rule=Counter(f.rule for f, _ in silenced))
+        used = {f.rule for f in ordered} | {f.rule for f, _ in silenced}
         descriptions = {r: d for r, d in (rules or {}).items() if r in used}
-        return cls(ordered, tuple(input_errors), tuple(objects), summary, descriptions)
+        return cls(ordered, tuple(input_errors), tuple(objects), summary, descriptions, silenced)
 
     def exit_code(self, strict: bool = False) -> int:
         """2 when any input could not be read (even if others had findings); 1 on any
@@ -127,7 +134,8 @@ class ValidationReport:
                 "items": [f.to_dict() for f in self.findings],
                 "inputErrors": [input_error_dict(e) for e in self.input_errors],
                 "objects": [o.to_dict() for o in self.objects],
-                "summary": self.summary.to_dict()}
+                "summary": self.summary.to_dict(),
+                "suppressed": [{**f.to_dict(), "suppression": why.to_dict()} for f, why in self.suppressed]}
 
 
 def input_error_dict(error: InputError) -> dict[str, Any]:

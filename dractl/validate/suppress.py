@@ -16,26 +16,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dractl.validate.findings import Finding, Severity
+from dractl.validate.findings import Finding, Severity, Suppression
 
 ANNOTATION = "dractl.io/ignore"
 SUPPRESS_RULES: dict[str, str] = {
     "DRACTL-IGNORE-INVALID": "A dractl.io/ignore annotation without a reason, or naming no known rule: "
                              "it suppresses nothing.",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Suppression:
-    """Why a finding was suppressed: ``kind`` is ``external`` (flag, config) or ``inSource``
-    (annotation), as SARIF names them; ``source`` says which (``--skip``, ``.dractl.yaml``, …)."""
-
-    kind: str
-    source: str
-    justification: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, "source": self.source, "justification": self.justification}
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,3 +195,33 @@ def annotation_lookup(docs: Iterable[Any]) -> Callable[[Finding], Any]:
         return table.get((f.file, f.document, f.kind, f.name, f.namespace))
 
     return lookup
+
+
+def apply(report: Any, docs: Iterable[Any], policy: Policy, known_rules: Iterable[str] = ()) -> Any:
+    """The :class:`~dractl.validate.report.ValidationReport` with ``policy`` and the inputs'
+    ``dractl.io/ignore`` annotations applied: suppressed findings move to ``report.suppressed`` (the
+    summary counts them, the exit code ignores them); the report is returned unchanged when nothing
+    applies.  ``known_rules`` lets an annotation naming an unknown rule be reported."""
+    from dractl.validate.report import ValidationReport
+
+    docs = list(docs)
+    lookup = annotation_lookup(docs)
+    if policy.empty and not any(lookup(f) is not None for f in report.findings):
+        return report
+    out = split(report.findings, policy, lookup, known_rules)
+    rules = dict(report.rules)
+    rules.update({r: d for r, d in SUPPRESS_RULES.items() if any(f.rule == r for f in out.kept)})
+    silenced = (*report.suppressed, *out.suppressed)
+    built = ValidationReport.build(report.summary.kube_version, out.kept, report.objects, report.input_errors,
+                                   (o.file for o in report.objects), rules, silenced)
+    return _carry(report, built)
+
+
+def _carry(old: Any, new: Any) -> Any:
+    """Keep what ``build`` cannot know (the file count, ``strict``) from the original report."""
+    from dataclasses import fields as dc_fields
+
+    summary = replace(new.summary, files=old.summary.files)
+    extra = {f.name: getattr(old, f.name) for f in dc_fields(old)
+             if f.name not in ("findings", "input_errors", "objects", "summary", "rules", "suppressed")}
+    return replace(new, summary=summary, **extra)

@@ -82,3 +82,33 @@ def test_empty_config_is_no_policy(tmp_path: Path) -> None:
     path.write_text("")
     cfg = config.load(start=tmp_path)
     assert cfg.path == str(path) and cfg.policy.empty
+
+
+def test_runtime_precedence_flags_then_config_then_snapshot(tmp_path: Path) -> None:
+    from dractl.validate.versions import Availability, check
+
+    cfg = config.parse("runtimeConfig: [resource.k8s.io/v1beta1=true]\n", str(tmp_path / ".dractl.yaml"))
+    served = ["resource.k8s.io/v1", "resource.k8s.io/v1beta2"]
+
+    def beta(runtime: object, version: str) -> Availability:
+        return check(version, "ResourceClaim", "1.37", runtime).availability  # type: ignore[arg-type]
+
+    assert beta(config.runtime_for(["resource.k8s.io/v1beta2=true"], cfg, served), "v1beta1") \
+        is Availability.NOT_ENABLED
+    assert beta(config.runtime_for([], cfg, served), "v1beta1") is Availability.DEPRECATED
+    assert beta(config.runtime_for([], config.Config(), served), "v1beta2") is Availability.DEPRECATED
+    assert beta(config.runtime_for([], config.Config(), None), "v1beta2") is Availability.NOT_ENABLED
+    bad = config.parse("runtimeConfig: resource.k8s.io/v7=true\n", str(tmp_path / ".dractl.yaml"))
+    with pytest.raises(InputError, match="has no API version 'v7'") as info:
+        config.runtime_for([], bad)
+    assert info.value.field == "runtimeConfig"
+
+
+def test_classes_from_reads_only_device_classes(tmp_path: Path) -> None:
+    (tmp_path / "chart.yaml").write_text(
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\n---\n"
+        "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: plugin}\n")
+    docs, errors = config.class_docs([str(tmp_path)])
+    assert [d.raw["metadata"]["name"] for d in docs] == ["gpu.example.com"] and errors == []
+    _, errors = config.class_docs([str(tmp_path / "missing.yaml")])
+    assert len(errors) == 1

@@ -110,3 +110,41 @@ def test_helpers() -> None:
     assert split_rules(["a, b", "", "C"]) == ["A", "B", "C"]
     assert unknown_patterns(["ADV-*", "NOPE", "rc-req-name"], KNOWN) == ["NOPE"]
     assert Policy().empty and not Policy().with_flags(skip=["X"]).empty
+
+
+def test_apply_moves_findings_to_suppressed_and_keeps_counts(tmp_path: Any) -> None:
+    import json
+    from pathlib import Path
+
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    from dractl.io import load_paths
+    from dractl.render.sarif import to_sarif_dict
+    from dractl.validate.engine import validate_docs
+    from dractl.validate.options import ValidateOptions
+    from dractl.validate.suppress import apply
+
+    claim = {"apiVersion": "resource.k8s.io/v1beta1", "kind": "ResourceClaim",
+             "metadata": {"name": "c", "namespace": "ns", "annotations": {
+                 "dractl.io/ignore": "API-VERSION-NOT-ENABLED: our clusters run --runtime-config v1beta1"}},
+             "spec": {"devices": {"requests": [{"name": "gpu", "deviceClassName": "gpu", "bogus": 1}]}}}
+    path = Path(tmp_path) / "c.yaml"
+    path.write_text(yaml.safe_dump(claim))
+    docs = load_paths([str(path)]).docs
+    report = validate_docs(docs, ValidateOptions())
+    assert {f.rule for f in report.findings} == {"API-VERSION-NOT-ENABLED", "SCHEMA-UNKNOWN-FIELD"}
+    out = apply(report, docs, Policy().with_flags(skip=["SCHEMA-UNKNOWN-FIELD"]))
+    assert out.findings == () and out.exit_code() == 0 and report.exit_code() == 1
+    assert out.summary.suppressed == 2 and out.summary.errors == 0 and out.summary.files == 1
+    assert dict(out.summary.suppressed_by_rule) == {"API-VERSION-NOT-ENABLED": 1, "SCHEMA-UNKNOWN-FIELD": 1}
+    doc = out.to_dict()
+    schema = Path(__file__).resolve().parents[3] / "schemas" / "output" / "validation-report.schema.json"
+    Draft202012Validator(json.loads(schema.read_text())).validate(doc)
+    kinds = sorted(s["suppression"]["kind"] for s in doc["suppressed"])
+    assert kinds == ["external", "inSource"]
+    sarif = to_sarif_dict(out)["runs"][0]
+    assert len(sarif["results"]) == 2 and all(r["suppressions"] for r in sarif["results"])
+    assert {r["suppressions"][0]["justification"] for r in sarif["results"]} == {
+        "our clusters run --runtime-config v1beta1", "rule SCHEMA-UNKNOWN-FIELD is skipped (--skip SCHEMA-UNKNOWN-FIELD)"}
+    assert apply(report, docs[:0], Policy()) is report
