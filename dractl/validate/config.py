@@ -216,6 +216,7 @@ def class_docs(paths: Sequence[str], max_input_size: int | None = None) -> tuple
 
     if not paths:
         return [], []
-    loaded = load_paths(list(paths), max_input_size=max_input_size) if max_input_size else load_paths(list(paths))
+    limit = {"max_input_size": max_input_size} if max_input_size else {}
+    loaded = load_paths(list(paths), **limit)  # type: ignore[arg-type]
     docs = [d for d in loaded.docs if isinstance(d.raw, Mapping) and d.raw.get("kind") == "DeviceClass"]
     return docs, list(loaded.errors)
