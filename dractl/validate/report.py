@@ -135,7 +135,8 @@ class ValidationReport:
                 "inputErrors": [input_error_dict(e) for e in self.input_errors],
                 "objects": [o.to_dict() for o in self.objects],
                 "summary": self.summary.to_dict(),
-                "suppressed": [{**f.to_dict(), "suppression": why.to_dict()} for f, why in self.suppressed]}
+                **({"suppressed": [{**f.to_dict(), "suppression": why.to_dict()} for f, why in self.suppressed]}
+                   if self.suppressed else {})}
 
 
 def input_error_dict(error: InputError) -> dict[str, Any]:
