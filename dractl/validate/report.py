@@ -130,13 +130,13 @@ class ValidationReport:
         return self.rules.get(rule, "")
 
     def to_dict(self) -> dict[str, Any]:
+        silenced = [{**f.to_dict(), "suppression": why.to_dict()} for f, why in self.suppressed]
         return {"apiVersion": API_VERSION, "kind": "ValidationReport",
                 "items": [f.to_dict() for f in self.findings],
                 "inputErrors": [input_error_dict(e) for e in self.input_errors],
                 "objects": [o.to_dict() for o in self.objects],
                 "summary": self.summary.to_dict(),
-                **({"suppressed": [{**f.to_dict(), "suppression": why.to_dict()} for f, why in self.suppressed]}
-                   if self.suppressed else {})}
+                **({"suppressed": silenced} if silenced else {})}
 
 
 def input_error_dict(error: InputError) -> dict[str, Any]:
