@@ -239,8 +239,8 @@ def _phases(claim: Path, snapshot: Path) -> tuple[float, float, float, int]:
     sim = Simulation(world, Shape.of(world, target), opts, best_fit=False)
     sim.run()
     t2 = time.process_time()
-    _, explanation = _blocking(sim, opts)
-    fragmentation(sim, explanation)
+    _blocking(sim, opts)
+    fragmentation(sim)
     t3 = time.process_time()
     return t1 - t0, t2 - t1, t3 - t2, sim.attempts
 

@@ -59,11 +59,13 @@ class Blocking:
     message: str
     nodes: int
     groups: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    sampled: int = 0  # nodes left out of the explanation (big clusters: the freest are explained)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "message": self.message,
             "nodesEvaluated": self.nodes,
+            "nodesNotExplained": self.sampled,
             "groups": [{"message": m, "nodes": n, "examples": list(e)} for m, n, e in self.groups],
         }
 

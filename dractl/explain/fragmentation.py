@@ -1,8 +1,8 @@
 """Stranded capacity: free devices the claim shape cannot use once no copy fits, and why.
 
-Computed from the explanation of the copy that no longer fits (explain's funnel:
-every request's candidates through the allocator's checks, per node) plus the
-allocator itself for the largest block a node can still give:
+Computed once no copy fits any more, on every node the pod's filters allow: each
+request's free matching devices classified with the allocator's own predicates, plus
+the allocator itself for the largest block a node can still give:
 
 - ``too-few-on-node``: usable devices on nodes that have fewer than the request needs;
 - ``constraint``: nodes with enough usable devices where the claim still fails — the
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from dractl.explain.bestfit import _fits, _largest, _left, _uses
 from dractl.explain.capacity_report import Stranded
-from dractl.explain.report import Explanation, NodeExplanation
+from dractl.explain.report import NodeExplanation
 from dractl.matcher.api import NodeOutcome
 from dractl.model import objects as o
 
@@ -39,13 +39,13 @@ if TYPE_CHECKING:
     from dractl.explain.capacity import Simulation
 
 
-def fragmentation(sim: Simulation, explanation: Any) -> tuple[Stranded, ...]:
+def fragmentation(sim: Simulation) -> tuple[Stranded, ...]:
     """Stranded capacity after the simulation (empty when nothing matching is left free).
 
     Per node and request, the free devices that match the request's class and selectors
     are classified with the allocator's own predicates, in its order of checks: capacity
     left, shared counters left, taints; what passes all of them is usable."""
-    if not isinstance(explanation, Explanation):
+    if sim.limited or sim.error is not None or sim.shape.blockers:
         return ()
     claims = sim.shape.claims_for(len(sim.placements) + 1)
     few: list[int] = []
@@ -53,18 +53,18 @@ def fragmentation(sim: Simulation, explanation: Any) -> tuple[Stranded, ...]:
     counts: Counter[str] = Counter()
     nodes_with: dict[str, set[str]] = defaultdict(set)
     examples: dict[str, list[str]] = defaultdict(list)
-    for ne in explanation.nodes:
-        if ne.status != "unschedulable" or ne.name not in sim.nodes:
+    for name in sim.node_names:
+        if name in sim.filtered:
             continue
         fails = False
         for claim in claims:
             for request in claim.spec.requests:
                 if request.exactly is None:
                     continue
-                usable, rejected = _classify(sim, sim.nodes[ne.name], request.exactly)
+                usable, rejected = _classify(sim, sim.nodes[name], request.exactly)
                 for check, ids in rejected.items():
                     counts[check] += len(ids)
-                    nodes_with[check].add(ne.name)
+                    nodes_with[check].add(name)
                     examples[check].extend(ids)
                 if request.exactly.allocation_mode == "All" or not usable:
                     continue
@@ -72,7 +72,7 @@ def fragmentation(sim: Simulation, explanation: Any) -> tuple[Stranded, ...]:
                     few.append(len(usable))
                 elif not fails:
                     fails = True
-                    blocked.append((ne.name, len(usable)))
+                    blocked.append((name, len(usable)))
     out: list[Stranded] = []
     if few:
         out.append(
@@ -86,7 +86,7 @@ def fragmentation(sim: Simulation, explanation: Any) -> tuple[Stranded, ...]:
             )
         )
     if blocked:
-        out.append(_constraint_entry(sim, explanation, blocked))
+        out.append(_constraint_entry(sim, blocked))
     out.extend(_rejections(sim, counts, nodes_with, examples))
     return tuple(out)
 
@@ -228,7 +228,7 @@ def _counters_left(d: o.Device, left: Any) -> bool:
     return True
 
 
-def _constraint_entry(sim: Simulation, explanation: Explanation, blocked: list[tuple[str, int]]) -> Stranded:
+def _constraint_entry(sim: Simulation, blocked: list[tuple[str, int]]) -> Stranded:
     """Nodes with enough usable devices where the copy still fails: the largest block each
     can give (the matcher on the same claims with smaller counts)."""
     blocks = Counter(_largest_block(sim, name) for name, _ in blocked)
@@ -244,7 +244,7 @@ def _constraint_entry(sim: Simulation, explanation: Explanation, blocked: list[t
         - {""}
     )
     why = f"the claim's constraints ({', '.join(attrs)})" if attrs else "the claim's requests together"
-    needed = _needed(explanation)
+    needed = _needed(sim)
     return Stranded(
         "constraint",
         f"{devices} usable device{_s(devices)} free on {len(blocked)} node{_s(len(blocked))}, but {why} "
@@ -257,11 +257,12 @@ def _constraint_entry(sim: Simulation, explanation: Explanation, blocked: list[t
     )
 
 
-def _needed(explanation: Explanation) -> str:
-    for ne in explanation.nodes:
-        for f in ne.funnel:
-            return f.needed
-    return "?"
+def _needed(sim: Simulation) -> str:
+    for c in sim.shape.fresh:
+        for r in c.spec.requests:
+            if r.exactly is not None and r.exactly.allocation_mode != "All":
+                return str(r.exactly.count)
+    return "the requested number of devices"
 
 
 def _shape_claims(sim: Simulation) -> list[o.ResourceClaim]:

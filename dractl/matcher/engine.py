@@ -148,6 +148,7 @@ class Allocator:
                 if res.admin_access:
                     continue
                 device = res.device_id
+                st.counters_left.pop(device.rsplit("/", 1)[0], None)
                 if res.share_id is None:
                     st.devices.add(device)
                     st.allocated_ids.add(device)
@@ -161,9 +162,12 @@ class Allocator:
 class _State:
     """The allocated state as the implementation sees it (stable: exclusive devices only)."""
 
-    __slots__ = ("allocated_ids", "committed_capacity", "devices")
+    __slots__ = ("allocated_ids", "committed_capacity", "counters_left", "devices")
 
     def __init__(self, allocated: AllocatedState, stable: bool) -> None:
+        # pool id -> what its counter sets have left after the committed allocations (read-only
+        # for callers; filled lazily, dropped per pool by Allocator.commit)
+        self.counters_left: dict[str, counters.CounterSets] = {}
         self.devices: frozenset[str] | set[str] = allocated.devices
         if stable:
             self.committed_capacity: dict[str, dict[str, Fraction]] = {}
@@ -274,12 +278,13 @@ class _Run:
                 self.rec.note("", "", p.id, "pool", Reason.POOL_INVALID, p.invalid_reason)
 
     def _placer(self, found: list[pools.Pool]) -> Placer:
-        avail: dict[str, counters.CounterSets] = {}
+        avail = self.state.counters_left  # the same for every node until the state changes
 
         def available_for(pool: pools.Pool) -> counters.CounterSets:
-            if pool.id not in avail:
-                avail[pool.id] = counters.available(pool, self.state.allocated_ids.__contains__)
-            return avail[pool.id]
+            hit = avail.get(pool.id)
+            if hit is None:
+                hit = avail[pool.id] = counters.available(pool, self.state.allocated_ids.__contains__)
+            return hit
 
         book = counters.CounterBook(available_for)
         return Placer(self.f, len(self.claims), self.state.devices, self.state.committed_capacity, [],
