@@ -6,6 +6,13 @@ from typing import Annotated
 
 import typer
 
+from dractl.cli.cluster_options import (
+    ChunkSizeOpt,
+    ContextOpt,
+    KubeconfigOpt,
+    PartialOpt,
+    RequestTimeoutOpt,
+)
 from dractl.cli.env import CliEnv
 from dractl.cli.options import FeatureGatesOpt, output_option
 
@@ -28,6 +35,10 @@ Examples:
 \b
   # A claim file against a saved snapshot, fullest nodes first, as JSON
   dractl capacity claim.yaml --snapshot cluster.yaml --order least-free -o json
+
+\b
+  # On the live cluster of the current kubeconfig context: a pod of team-a, 16 at once?
+  dractl capacity --pod team-a/trainer-0 --replicas 16
 """
 
 
@@ -54,7 +65,14 @@ def capacity(
     order: str = typer.Option(
         "name", "--order", metavar="name|most-free|least-free", help="Which node takes the next copy."
     ),
-    namespace: str = typer.Option("default", "-n", "--namespace", help="Namespace for names without one."),
+    namespace: str | None = typer.Option(
+        None,
+        "-n",
+        "--namespace",
+        metavar="NAME",
+        show_default=False,
+        help="Namespace for names without one [default: the context's on a live cluster, else default].",
+    ),
     files: list[str] | None = typer.Option(
         None, "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
     ),
@@ -83,6 +101,11 @@ def capacity(
         metavar="auto|stable|incubating|experimental",
         help="Allocator implementation (auto: the one Kubernetes picks for the version and gates).",
     ),
+    kubeconfig: KubeconfigOpt = None,
+    context: ContextOpt = None,
+    request_timeout: RequestTimeoutOpt = None,
+    chunk_size: ChunkSizeOpt = 500,
+    partial: PartialOpt = False,
     output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
 ) -> None:
     """Count how many more copies of a pod (or of a set of claims) fit, as the scheduler would place them.
@@ -92,9 +115,13 @@ def capacity(
     before the next.  Shows copies per node and pool, why the next copy fits nowhere,
     and free devices this shape cannot use (stranded capacity).
 
+    Without -f or --snapshot, reads the live cluster of the kubeconfig context (read-only;
+    claims of every namespace, since what is allocated is cluster-wide).
+
     Exit status: 0 at least --replicas (default 1) copies fit, 1 fewer fit, 2 bad input
     or usage, 3 cluster errors.
     """
+    from dractl.cli.cluster_options import cluster_options, world_source
     from dractl.errors import UsageError
     from dractl.explain import inputs as inp
     from dractl.explain.capacity import ORDERS, CapacityOptions
@@ -105,7 +132,21 @@ def capacity(
     env = CliEnv.of(ctx)
     if order not in ORDERS:
         raise UsageError(f"--order {order}: one of {', '.join(ORDERS)}", COMMAND)
-    world = inp.load_world(inp.world_sources(files or [], snapshot, COMMAND), namespace)
+    # The allocated state is cluster-wide: a live cluster's claims are read in every namespace.
+    cluster = cluster_options(
+        kubeconfig=kubeconfig,
+        context=context,
+        namespace=namespace,
+        all_namespaces=True,
+        request_timeout=request_timeout,
+        chunk_size=chunk_size,
+        partial=partial,
+        command=COMMAND,
+    )
+    pods = [(pod.split("/")[0] if "/" in pod else (namespace or ""), pod.split("/")[-1])] if pod else []
+    source = world_source(snapshot=snapshot, files=files or [], cluster=cluster, warn=env.warn, pods=pods)
+    world = source.load(namespace or "default")
+    namespace = namespace or getattr(getattr(source, "connection", None), "namespace", None) or "default"
     version, features, overrides = inp.resolve_features(world, kube_version, feature_gates, env.warn, COMMAND)
     spec, extra = inp.target_spec(claim_files or [], claim or [], pod, namespace, version, features, COMMAND)
     opts = CapacityOptions(

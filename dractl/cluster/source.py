@@ -191,8 +191,8 @@ class ClusterSource:
             for owner in ((claim.get("metadata") or {}).get("ownerReferences") or []):
                 if isinstance(owner, dict) and owner.get("kind") == "Pod" and owner.get("apiVersion") == "v1":
                     wanted[ns].add(str(owner.get("name") or ""))
-        for ns, name in self.extra_pods:
-            wanted[ns].add(name)
+        for ns, name in self.extra_pods:  # an empty namespace: the context's (kubectl's default)
+            wanted[ns or (self.connection.namespace if self.connection else "default")].add(name)
         return {ns: {n for n in names if n} for ns, names in wanted.items()}
 
     def _pods(self, claims: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
