@@ -27,7 +27,12 @@ from dractl.cel.values import EvalError, no_overload
 
 MAX_REPEAT = 1000  # Go's maxRepeat: any {n,m} and the product of nested counts
 MAX_HEIGHT = 1000  # Go's maxHeight: nesting of the parse tree
-_RE2_MAX_MEM = 64 << 20
+# RE2's memory budget per pattern (program and DFA cache; a full DFA cache falls back to the NFA,
+# still linear).  With at most _CACHED patterns kept, regexes hold at most 2 GiB even when every
+# pattern is hostile; typical ones take kilobytes.  The price: a pattern whose UTF-8 program
+# exceeds the budget (``\pL{1000}``) is "expression too large" where Go would compile it.
+_RE2_MAX_MEM = 16 << 20
+_CACHED = 128
 
 
 class RegexError(Exception):
@@ -602,7 +607,7 @@ def _width(b: bytes, i: int) -> int:
 _RE2_CODES = {"pattern too large - compile failed": "expression too large"}
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=_CACHED)
 def compile_regex(pattern: str) -> Regex:
     """Compile as Go's ``regexp.Compile`` (syntax) on RE2 (linear-time matching)."""
     import re2
