@@ -40,6 +40,7 @@ def register_groups(app: typer.Typer) -> None:
     __import__("dractl.cli.selector", fromlist=["register"]).register(app)  # selector check/eval
     __import__("dractl.cli.generate", fromlist=["register"]).register(app)  # generate claim|class|slice|…
     __import__("dractl.cli.snapshot", fromlist=["register"]).register(app)  # snapshot (live cluster)
+    __import__("dractl.cli.completion", fromlist=["register"]).register(app)  # completion, __complete
 
 
 def build_app() -> typer.Typer:

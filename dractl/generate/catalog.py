@@ -59,3 +59,37 @@ def _attr_text(value: Any) -> str:
 
 def _cap_text(value: Any) -> str:
     return str(value.get("value")) if isinstance(value, dict) else str(value)
+
+
+NAME_KINDS = ("claims", "classes", "nodes", "pools", "devices", "pods", "templates")
+
+
+def names(raw_docs: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
+    """Names to complete, per kind of :data:`NAME_KINDS`, sorted: claims, pods and templates as
+    ``NAMESPACE/NAME``, devices as ``DRIVER/POOL/DEVICE``; nodes from Nodes and from slices."""
+    found: dict[str, set[str]] = {k: set() for k in NAME_KINDS}
+    namespaced = {"ResourceClaim": "claims", "Pod": "pods", "ResourceClaimTemplate": "templates"}
+    for doc in raw_docs:
+        kind, meta, spec = doc.get("kind"), doc.get("metadata"), doc.get("spec")
+        meta = meta if isinstance(meta, dict) else {}
+        name = meta.get("name")
+        if kind in namespaced and isinstance(name, str):
+            found[namespaced[str(kind)]].add(f"{meta.get('namespace') or 'default'}/{name}")
+        elif kind == "DeviceClass" and isinstance(name, str):
+            found["classes"].add(name)
+        elif kind == "Node" and isinstance(name, str):
+            found["nodes"].add(name)
+        elif kind == "ResourceSlice" and isinstance(spec, dict):
+            _slice_names(spec, found)
+    return {k: sorted(v) for k, v in found.items()}
+
+
+def _slice_names(spec: dict[str, Any], found: dict[str, set[str]]) -> None:
+    node, pool = spec.get("nodeName"), (spec.get("pool") or {}).get("name")
+    if isinstance(node, str) and node:
+        found["nodes"].add(node)
+    if isinstance(pool, str) and pool:
+        found["pools"].add(pool)
+        for dev in spec.get("devices") or []:
+            if isinstance(dev, dict) and isinstance(dev.get("name"), str):
+                found["devices"].add(f"{spec.get('driver')}/{pool}/{dev['name']}")

@@ -20,7 +20,8 @@ def _commands(cmd: Command, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[
     subcommands = getattr(cmd, "commands", None)  # a group
     if isinstance(subcommands, dict):
         for name, sub in sorted(subcommands.items()):
-            yield from _commands(sub, (*path, name))
+            if not sub.hidden:  # hidden: plumbing for the completion scripts (dractl __complete)
+                yield from _commands(sub, (*path, name))
     else:
         yield path, cmd
 

@@ -15,6 +15,7 @@ from dractl.cli.root import build_app
 
 REPO = Path(__file__).resolve().parents[2]
 ROOT_COMMAND = typer.main.get_command(build_app())
+_SHELL_OPERATORS = frozenset({">", ">>", "<", "|", "&&", "||", ";", "2>", "2>&1"})
 
 
 def _help_examples() -> list[tuple[str, list[str]]]:
@@ -30,7 +31,10 @@ def _help_examples() -> list[tuple[str, list[str]]]:
         for line in (cmd.epilog or "").replace("\\\n", " ").splitlines():
             match = re.search(r"(?:^|\|\s*)dractl\s+(.*)$", line.strip())
             if match and not line.strip().startswith("#"):
-                out.append((" ".join(path), shlex.split(match.group(1))))
+                words = shlex.split(match.group(1))
+                # the command ends where the shell takes over (a redirection, pipe or list)
+                end = next((i for i, w in enumerate(words) if w in _SHELL_OPERATORS), len(words))
+                out.append((" ".join(path), words[:end]))
     return sorted(out)
 
 
