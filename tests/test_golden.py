@@ -21,7 +21,8 @@ import pytest
 
 GOLDEN = Path(__file__).parent / "golden"
 OUTPUT_SCHEMAS = Path(__file__).resolve().parents[1] / "schemas" / "output"
-_SCHEMA_FOR_COMMAND = {"validate": "validation-report.schema.json", "capacity": "capacity-report.schema.json"}
+_SCHEMA_FOR_COMMAND = {"validate": "validation-report.schema.json", "capacity": "capacity-report.schema.json",
+                       **{view: f"{view}-report.schema.json" for view in ("availability", "claims", "health", "taints")}}
 
 
 def _cases() -> list[Path]:

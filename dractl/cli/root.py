@@ -35,6 +35,7 @@ def register_groups(app: typer.Typer) -> None:
     capacity.register(app)
     discover.register(app)
     explain.register(app)
+    __import__("dractl.cli.inventory", fromlist=["register"]).register(app)  # availability, claims, health, …
     validate.register(app)
     __import__("dractl.cli.lint", fromlist=["register"]).register(app)  # lint, claim/slice/class validate
     __import__("dractl.cli.selector", fromlist=["register"]).register(app)  # selector check/eval

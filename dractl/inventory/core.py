@@ -1,0 +1,330 @@
+"""What every inventory view shares: the cluster's allocation state, as the allocator sees it.
+
+:class:`Inventory` wraps one :class:`dractl.matcher.Allocator` built over a world, so that
+"allocated", "tainted", "counters left" and "capacity left" are the allocator's own
+answers (its committed state, its taint rules, its pool gathering, its counter and
+capacity predicates) — never a second copy of the allocation rules.  It also indexes
+devices, claims and pods the views look up, and reads the health reports of pods
+(KEP-4680 ``allocatedResourcesStatus``).
+
+Nothing here mutates the world.  Extend it with lookups, never with rules: a rule about
+what can be allocated belongs in :mod:`dractl.matcher`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from dractl.inventory.labels import LabelSelector
+from dractl.io.world import World
+from dractl.matcher import AllocatedState, Allocator
+from dractl.matcher import capacity as cap_mod
+from dractl.matcher import counters as counter_mod
+from dractl.matcher import pools as pool_mod
+from dractl.matcher.taints import BLOCKING_EFFECTS, EffectiveTaint, tolerates
+from dractl.model import objects as o
+from dractl.model.features import Features
+
+TERMINAL_PHASES = ("Succeeded", "Failed")
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceRef:
+    """One published device and where it lives."""
+
+    device: o.Device
+    slice: o.ResourceSlice
+    node: str | None  # the node of a node-local device; None when network-attached
+
+    @property
+    def id(self) -> str:
+        return f"{self.slice.driver}/{self.slice.pool.name}/{self.device.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class PoolGroup:
+    """The newest generation of one pool: its slices, older slices, and whether it is
+    complete (all ``resourceSliceCount`` slices published)."""
+
+    driver: str
+    name: str
+    generation: int
+    slices: tuple[o.ResourceSlice, ...]
+    expected_slices: int
+    older_slices: int
+    node: str | None  # all slices on one node; None: network-attached or mixed
+
+    @property
+    def id(self) -> str:
+        return f"{self.driver}/{self.name}"
+
+    @property
+    def complete(self) -> bool:
+        return len(self.slices) == self.expected_slices
+
+
+class Inventory:
+    """The allocator's view of a world (see the module docstring).  Cheap lookups are cached."""
+
+    def __init__(self, world: World, features: Features) -> None:
+        self.world = world
+        self.features = features
+        self.allocated = AllocatedState.from_claims(world.claims)
+        self.allocator = Allocator(
+            world.device_classes,
+            world.slices,
+            features,
+            allocated=self.allocated,
+            taint_rules=world.taint_rules,
+        )
+        self._nodes = {n.meta.name: n for n in world.nodes}
+        self._claims_of_device: dict[str, list[tuple[o.ResourceClaim, o.DeviceRequestAllocationResult]]] = {}
+        for claim in world.claims:
+            for res in claim.allocation.results if claim.allocation else ():
+                self._claims_of_device.setdefault(res.device_id, []).append((claim, res))
+        self._pods_of_claim: dict[tuple[str, str], list[o.Pod]] = {}
+        for pod in world.pods:
+            for name in pod_claim_names(pod):
+                self._pods_of_claim.setdefault((pod.meta.namespace, name), []).append(pod)
+
+    # ------------------------------------------------------------------ nodes
+
+    def node_names(self) -> list[str]:
+        """Every node the world knows: Node objects and the nodes slices name, sorted."""
+        names = set(self._nodes)
+        for s in self.world.slices:
+            if s.node_name:
+                names.add(s.node_name)
+            names.update(d.node_name for d in s.devices if d.node_name)
+        return sorted(names)
+
+    def node(self, name: str) -> o.Node:
+        """The Node object, or a bare stand-in (no labels) when only slices name it."""
+        return self._nodes.get(name) or o.Node(meta=o.ObjectMeta(name=name))
+
+    def has_node_object(self, name: str) -> bool:
+        return name in self._nodes
+
+    def selected_nodes(self, node: str | None, selector: LabelSelector | None) -> list[str]:
+        """Nodes named by ``--node`` and matching ``-l`` (all nodes when neither is given)."""
+        names = self.node_names() if node is None else [node]
+        if selector is not None:
+            names = [n for n in names if selector.matches(self.node(n).meta.labels)]
+        return names
+
+    # ------------------------------------------------------------------ pools
+
+    def pool_groups(self) -> list[PoolGroup]:
+        """Every pool's newest generation, sorted by (driver, pool)."""
+        by_pool: dict[tuple[str, str], list[o.ResourceSlice]] = {}
+        for s in self.world.slices:
+            by_pool.setdefault((s.driver, s.pool.name), []).append(s)
+        out = []
+        for (driver, name), members in sorted(by_pool.items()):
+            newest = max(s.pool.generation for s in members)
+            current = tuple(
+                sorted((s for s in members if s.pool.generation == newest), key=lambda s: s.meta.name)
+            )
+            nodes = {s.node_name for s in current}
+            node = next(iter(nodes)) if len(nodes) == 1 else None
+            out.append(
+                PoolGroup(
+                    driver,
+                    name,
+                    newest,
+                    current,
+                    current[0].pool.resource_slice_count,
+                    len(members) - len(current),
+                    node or None,
+                )
+            )
+        return out
+
+    def gather(self, group: PoolGroup, node: str | None) -> pool_mod.Pool | None:
+        """The allocator's view of the pool from ``node`` (None: no node): complete, invalid,
+        the reachable slices and counter sets; None when the node cannot use the pool."""
+        node_obj = self.node(node) if node is not None else None
+        try:
+            found = pool_mod.gather(group.slices, node_obj, self.features, self.allocator.all_slices)
+        except pool_mod.PoolError:
+            return None
+        return next((p for p in found if p.driver == group.driver and p.name == group.name), None)
+
+    def pool_node(self, driver: str, pool: str) -> str | None:
+        """The node of a node-local pool (None for network-attached or unknown pools)."""
+        if not hasattr(self, "_pool_nodes"):
+            self._pool_nodes: dict[tuple[str, str], str | None] = {}
+            for s in self.world.slices:
+                key = (s.driver, s.pool.name)
+                if key not in self._pool_nodes or self._pool_nodes[key] != s.node_name:
+                    self._pool_nodes[key] = s.node_name if key not in self._pool_nodes else None
+        return self._pool_nodes.get((driver, pool))
+
+    # ---------------------------------------------------------------- devices
+
+    def taints_of(self, device: o.Device) -> tuple[EffectiveTaint, ...]:
+        """The device's taints (slice, then DeviceTaintRules) as the allocator applies them;
+        none when DRADeviceTaints is off."""
+        return self.allocator.taints_of(device) if self.features.device_taints else ()
+
+    def is_allocated(self, device_id: str) -> bool:
+        return self.allocated.device_allocated(device_id)
+
+    def multi_allocatable(self, device: o.Device) -> bool:
+        return self.features.consumable_capacity and device.allow_multiple_allocations is True
+
+    def counters_left(self, pool: pool_mod.Pool) -> dict[str, dict[str, Fraction]]:
+        """Shared counters minus what committed allocations consume (the allocator's numbers)."""
+        return counter_mod.available(pool, self.allocator.allocated_ids.__contains__)
+
+    def capacity_used(self, device_id: str) -> Mapping[str, Fraction]:
+        return self.allocator.committed_capacity.get(device_id, {})
+
+    def blocked(
+        self,
+        device: o.Device,
+        device_id: str,
+        counters_left: Mapping[str, Mapping[str, Fraction]],
+        taints: tuple[EffectiveTaint, ...],
+    ) -> str | None:
+        """Why a new request that tolerates no taint could not get this device right now, in
+        the allocator's order of checks (a Reason value, or ``tainted``); None: it is free."""
+        multi = self.multi_allocatable(device)
+        if device_id in self.allocated.devices:
+            return "in-use"
+        if device.binding_conditions and not self.features.device_binding_and_status:
+            return "binding-conditions-disabled"
+        if self.features.consumable_capacity and not cap_mod.fits(
+            self.capacity_used(device_id) or None, None, device.capacity, None
+        ):
+            return "capacity-insufficient"
+        if device.consumes_counters:
+            if not self.features.partitionable_devices:
+                return "feature-disabled"
+            if not (multi and device_id in self.allocator.committed_capacity) and not _counters_fit(
+                device, counters_left
+            ):
+                return "counters-exhausted"
+        if any(t.taint.effect in BLOCKING_EFFECTS for t in taints):
+            return "tainted"
+        return None
+
+    # ----------------------------------------------------------- claims, pods
+
+    def claims_of_device(
+        self, device_id: str
+    ) -> list[tuple[o.ResourceClaim, o.DeviceRequestAllocationResult]]:
+        return self._claims_of_device.get(device_id, [])
+
+    def pods_of_claim(self, claim: o.ResourceClaim) -> list[o.Pod]:
+        """Pods that use the claim: its ``reservedFor`` pods, then pods whose status names it."""
+        ns = claim.meta.namespace
+        out: list[o.Pod] = []
+        for ref in claim.reserved_for:
+            if ref.resource == "pods":
+                pod = self.world.pod(ns, ref.name)
+                if pod is not None and pod not in out:
+                    out.append(pod)
+        for pod in self._pods_of_claim.get((ns, claim.meta.name), []):
+            if pod not in out:
+                out.append(pod)
+        return out
+
+
+def _counters_fit(device: o.Device, left: Mapping[str, Mapping[str, Fraction]]) -> bool:
+    for use in device.consumes_counters:
+        counters = left.get(use.counter_set, {})
+        for name, q in use.counters.items():
+            if name in counters and counters[name] < q.value:
+                return False
+    return True
+
+
+def pod_claim_names(pod: o.Pod) -> list[str]:
+    """The ResourceClaim names a pod uses: direct names and generated ones from its status."""
+    names = [c.resource_claim_name for c in pod.resource_claims if c.resource_claim_name]
+    names.extend(v for v in pod.claim_statuses.values() if v)
+    return list(dict.fromkeys(names))
+
+
+def pod_running(pod: o.Pod) -> bool:
+    """Bound to a node and not finished.  Snapshots may leave ``status.phase`` out: then a bound
+    pod counts as running."""
+    phase = _m(pod.raw.get("status")).get("phase")
+    return bool(pod.node_name) and phase not in TERMINAL_PHASES
+
+
+def pod_phase(pod: o.Pod) -> str:
+    phase = _m(pod.raw.get("status")).get("phase")
+    if isinstance(phase, str) and phase:
+        return phase
+    return "Running" if pod.node_name else "Pending"
+
+
+@dataclass(frozen=True, slots=True)
+class HealthReport:
+    """One KEP-4680 entry: a pod's container reports ``health`` for a device."""
+
+    pod: str  # namespace/name
+    container: str
+    resource: str  # e.g. claim:gpus/gpu
+    device_id: str  # driver/pool/device
+    health: str  # Healthy, Unhealthy, Unknown
+
+
+def pod_health_reports(pod: o.Pod) -> list[HealthReport]:
+    """The ``allocatedResourcesStatus`` entries of every container of a pod that name a DRA
+    claim (``claim:…``), in container order.  Malformed entries are skipped."""
+    status = _m(pod.raw.get("status"))
+    out = []
+    for key in ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"):
+        for cs in _l(status.get(key)):
+            container = str(_m(cs).get("name", ""))
+            for entry in _l(_m(cs).get("allocatedResourcesStatus")):
+                name = _m(entry).get("name")
+                if not isinstance(name, str) or not name.startswith("claim:"):
+                    continue
+                for res in _l(_m(entry).get("resources")):
+                    rid, health = _m(res).get("resourceID"), _m(res).get("health")
+                    if isinstance(rid, str) and rid.count("/") >= 2:
+                        out.append(
+                            HealthReport(
+                                pod.meta.key,
+                                container,
+                                name,
+                                rid,
+                                health if isinstance(health, str) and health else "Unknown",
+                            )
+                        )
+    return out
+
+
+def result_tolerates(result: o.DeviceRequestAllocationResult, taint: o.DeviceTaint) -> bool:
+    """Whether an allocation result's tolerations (copied from its request) tolerate ``taint``."""
+    return any(tolerates(t, taint) for t in result.tolerations)
+
+
+def request_tolerations(claim: o.ResourceClaim) -> list[tuple[str, tuple[o.DeviceToleration, ...]]]:
+    """(request or request/subrequest, tolerations) of every request of a claim."""
+    out: list[tuple[str, tuple[o.DeviceToleration, ...]]] = []
+    for req in claim.spec.requests:
+        if req.exactly is not None:
+            out.append((req.name, req.exactly.tolerations))
+        for sub in req.first_available:
+            out.append((f"{req.name}/{sub.name}", sub.tolerations))
+    return out
+
+
+def device_refs(slices: Iterable[o.ResourceSlice]) -> list[DeviceRef]:
+    return [DeviceRef(d, s, s.node_name or d.node_name) for s in slices for d in s.devices]
+
+
+def _m(v: Any) -> Mapping[str, Any]:
+    return v if isinstance(v, Mapping) else {}
+
+
+def _l(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else []

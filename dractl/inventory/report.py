@@ -1,0 +1,36 @@
+"""The document every inventory view writes for ``-o json|yaml``.
+
+``{"apiVersion": "dractl/v1alpha1", "kind": KIND, "context": {...}, "summary": {...},
+"items": [...], "warnings": [...]}``, keys in that order; the published schemas are
+``schemas/output/<view>-report.schema.json``.  Within v1alpha1 fields may be added, none is
+removed or changes meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+API_VERSION = "dractl/v1alpha1"
+
+
+def envelope(
+    kind: str,
+    context: Mapping[str, Any],
+    items: list[Any],
+    summary: Mapping[str, Any],
+    warnings: Iterable[str] = (),
+) -> dict[str, Any]:
+    return {
+        "apiVersion": API_VERSION,
+        "kind": kind,
+        "context": dict(context),
+        "summary": dict(summary),
+        "items": items,
+        "warnings": list(warnings),
+    }
+
+
+def view_context(sources: Sequence[str], kube_version: str, overrides: Sequence[str] = ()) -> dict[str, Any]:
+    """The report's ``context``: the inputs, the Kubernetes release and the gate overrides."""
+    return {"sources": list(sources), "kubeVersion": kube_version, "featureGateOverrides": list(overrides)}
