@@ -156,6 +156,7 @@ class PoolAvailability:
     counts: Counts
     counters: tuple[CounterGroup, ...] = ()
     devices: tuple[DeviceState, ...] = ()
+    reach: tuple[str, ...] = ()  # the selected nodes that can use it (not in the document: can be huge)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -275,7 +276,7 @@ def availability(world: World, opts: AvailabilityOptions) -> AvailabilityReport:
         len(nodes),
         flagged,
         dict(opts.context),
-        tuple(membership.warnings),
+        tuple(inv.gate_warnings() + membership.warnings),
     )
 
 
@@ -381,6 +382,7 @@ def _pool(
         counts,
         counters,
         tuple(devices),
+        tuple(reach),
     )
 
 
@@ -490,6 +492,7 @@ def _only_class(p: PoolAvailability, name: str) -> PoolAvailability:
         _counts(devices),
         p.counters,
         devices,
+        p.reach,
     )
 
 
@@ -501,15 +504,16 @@ def _class_summaries(pools: list[PoolAvailability], names: list[str], only: str 
         per_node: dict[str, int] = {}
         total = free = allocated = 0
         for p in pools:
-            for d in p.devices:
-                if name not in d.classes:
-                    continue
-                total += 1
-                is_free = d.free
-                free += is_free
-                allocated += d.allocated
-                key = p.node or f"(network) {p.driver}/{p.pool}"
-                per_node[key] = per_node.get(key, 0) + is_free
+            mine = [d for d in p.devices if name in d.classes]
+            if not mine:
+                continue
+            total += len(mine)
+            free_here = sum(1 for d in mine if d.free)
+            free += free_here
+            allocated += sum(1 for d in mine if d.allocated)
+            # a network-attached pool's free devices add to every node that can use it
+            for node in (p.node,) if p.node else p.reach:
+                per_node[node] = per_node.get(node, 0) + free_here
         if not total and only is None:
             continue  # no device of the class in scope: nothing to say about it
         best = max(sorted(per_node.items()), key=lambda kv: kv[1], default=(None, 0))

@@ -81,6 +81,7 @@ class Inventory:
             taint_rules=world.taint_rules,
         )
         self._nodes = {n.meta.name: n for n in world.nodes}
+        self._pool_nodes: dict[tuple[str, str], str | None] | None = None
         self._claims_of_device: dict[str, list[tuple[o.ResourceClaim, o.DeviceRequestAllocationResult]]] = {}
         for claim in world.claims:
             for res in claim.allocation.results if claim.allocation else ():
@@ -89,6 +90,20 @@ class Inventory:
         for pod in world.pods:
             for name in pod_claim_names(pod):
                 self._pods_of_claim.setdefault((pod.meta.namespace, name), []).append(pod)
+
+    def gate_warnings(self) -> list[str]:
+        """What the release's gates make the allocator ignore in this world (said once per view)."""
+        out = []
+        f = self.features
+        if not f.device_taints and (self.world.taint_rules or any(d.taints for s in self.world.slices
+                                                                  for d in s.devices)):
+            out.append("DRADeviceTaints is off in this release: the allocator ignores device taints")
+        elif self.world.taint_rules and not f.device_taint_rules:
+            out.append("DRADeviceTaintRules is off in this release: DeviceTaintRules taint nothing")
+        if not f.partitionable_devices and any(s.shared_counters for s in self.world.slices):
+            out.append("DRAPartitionableDevices is off in this release: slices with shared counters are "
+                       "ignored")
+        return out
 
     # ------------------------------------------------------------------ nodes
 
@@ -155,8 +170,8 @@ class Inventory:
 
     def pool_node(self, driver: str, pool: str) -> str | None:
         """The node of a node-local pool (None for network-attached or unknown pools)."""
-        if not hasattr(self, "_pool_nodes"):
-            self._pool_nodes: dict[tuple[str, str], str | None] = {}
+        if self._pool_nodes is None:
+            self._pool_nodes = {}
             for s in self.world.slices:
                 key = (s.driver, s.pool.name)
                 if key not in self._pool_nodes or self._pool_nodes[key] != s.node_name:

@@ -131,7 +131,9 @@ class HealthOptions:
 
 
 def worst(healths: list[str]) -> str:
-    return max(healths, key=lambda h: _RANK.get(h, 1)) if healths else HEALTHY
+    """The worst of the reported healths; a value outside the API's three counts as Unknown."""
+    known = [h if h in _RANK else UNKNOWN for h in healths]
+    return max(known, key=lambda h: _RANK[h]) if known else HEALTHY
 
 
 def taint_signal(et: EffectiveTaint) -> Signal | None:
@@ -225,7 +227,7 @@ def health(world: World, opts: HealthOptions) -> HealthReport:
         affected_claims=len({c for i in bad for c in i.claims}),
     )
     shown = tuple(bad if opts.unhealthy_only else items)
-    warnings = tuple(
+    warnings = tuple([w for w in inv.gate_warnings() if "Taint" in w]) + tuple(
         f"pod reports health of device {i.device}, which no ResourceSlice publishes"
         for i in shown
         if i.device not in known

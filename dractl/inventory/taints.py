@@ -146,11 +146,7 @@ def taints(world: World, opts: TaintsOptions) -> TaintsReport:
     rules = tuple(
         _rule(r, matched.get(r.meta.name, 0)) for r in sorted(world.taint_rules, key=lambda r: r.meta.name)
     )
-    warnings = []
-    if not opts.features.device_taints:
-        warnings.append("DRADeviceTaints is off in this release: the allocator ignores device taints")
-    elif world.taint_rules and not opts.features.device_taint_rules:
-        warnings.append("DRADeviceTaintRules is off in this release: DeviceTaintRules taint nothing")
+    warnings = [w for w in inv.gate_warnings() if "Taint" in w]
     warnings.extend(
         f"DeviceTaintRule {r.name} has no device selector: it taints every device of the cluster"
         for r in rules

@@ -51,11 +51,13 @@ def cell(value: Any) -> str:
 def names(values: Sequence[str], limit: int = MAX_LIST) -> str:
     if not values:
         return "-"
-    shown = ", ".join(cell(v) for v in values[:limit])
-    return shown + (f" +{len(values) - limit} more" if len(values) > limit else "")
+    shown = [cell(v) for v in values[:limit]]
+    if len(values) > limit:
+        shown.append(f"+{len(values) - limit} more")
+    return "\n".join(shown)  # one name per line: long ids stay whole
 
 
-MIN_WRAP = 24  # narrowest a wrapping column gets before the table grows past the terminal
+MIN_WRAP = 60  # narrowest a wrapping column gets before the table grows past the terminal
 
 
 def _table(
@@ -77,7 +79,7 @@ def _table(
     )
     natural = []
     for i, col in enumerate(columns):
-        widest = max([len(col) if headers else 0, *(len(r[i]) for r in rows)])
+        widest = max([len(col) if headers else 0, *(len(line) for r in rows for line in r[i].split("\n"))])
         natural.append(widest)
         if col in wrap:
             table.add_column(col, overflow="fold", min_width=min(widest, max(len(col), MIN_WRAP)))
@@ -174,7 +176,8 @@ def _availability_details(doc: dict[str, Any], console: Any, wide: bool) -> None
                 )
                 shares = len(d["claims"])
                 node = cell(it["node"] or "(network)")
-                capacity.append(f"{node} {cell(d['id'])}: {used} ({shares} claim{'' if shares == 1 else 's'})")
+                plural = "" if shares == 1 else "s"
+                capacity.append(f"{node} {cell(d['id'])}: {used} ({shares} claim{plural})")
         if it["problem"] and (it["status"] != "ok" or wide):
             flagged.append(f"{where}: {cell(it['problem'])}")
     _lines(console, "Shared counters left:", counters)
