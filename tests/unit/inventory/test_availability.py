@@ -145,8 +145,9 @@ def test_health_from_pod_status_counts_as_unhealthy() -> None:
     assert run(w).items[0].counts.unhealthy == 1
 
 
+@pytest.mark.parametrize("version", ["1.34", "1.37"])
 @pytest.mark.parametrize("source", ["demo", "partitioned", "shared-nic"])
-def test_free_is_exactly_what_the_allocator_can_allocate(source: str) -> None:
+def test_free_is_exactly_what_the_allocator_can_allocate(source: str, version: str) -> None:
     """For every device: free ⇔ the embedded allocator can allocate a one-device claim that
     selects exactly that device (no tolerations) on the device's node."""
     if source == "demo":
@@ -155,7 +156,8 @@ def test_free_is_exactly_what_the_allocator_can_allocate(source: str) -> None:
         w = world(*(partitioned() if source == "partitioned" else shared_nic("40G")),
                   claim("a", [{"pool": "n1", "device": "half-0"}]) if source == "partitioned" else node("n0"))
     before = copy.deepcopy([s.raw for s in w.slices])
-    r = run(w)
+    features = Features.for_version(version)
+    r = run(w, features=features)
     state = AllocatedState.from_claims(w.claims)
     checked = 0
     cls = build_object({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "probe"},
@@ -170,7 +172,7 @@ def test_free_is_exactly_what_the_allocator_can_allocate(source: str) -> None:
             # mark just this device (CEL cannot name a device), leave everything else as it is
             slices = [_marked(s, d.name) if (s.driver, s.pool.name) == (p.driver, p.pool) else s for s in w.slices]
             node_obj = w.node(p.node) if p.node else None
-            out = allocate(AllocationInputs(node_obj, [cls], slices, [probe], w.taint_rules, state), F37,
+            out = allocate(AllocationInputs(node_obj, [cls], slices, [probe], w.taint_rules, state), features,
                            trace=False)
             assert (out.status == "allocated") == d.free, (d.id, d.state, out.status, out.error)
             checked += 1
