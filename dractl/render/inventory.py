@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from dractl.render.registry import Format, register, write_text
+from dractl.render.sanitize import escape
 from dractl.render.table import plain
 
 _NO_HEADERS: contextvars.ContextVar[bool] = contextvars.ContextVar("no_headers", default=False)
@@ -30,22 +31,11 @@ def table_options(no_headers: bool = False) -> Iterator[None]:
         _NO_HEADERS.reset(token)
 
 
-try:
-    from dractl.render.sanitize import escape as _escape
-except ImportError:  # until the shared escaping layer is on main
-    import re as _re
-
-    _CONTROL = _re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
-
-    def _escape(text: str) -> str:
-        return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
 def cell(value: Any) -> str:
     """A table cell: None as ``-``, strings escaped (no control characters reach the terminal)."""
     if value is None or value == "":
         return "-"
-    return _escape(str(value))
+    return escape(str(value))
 
 
 def names(values: Sequence[str], limit: int = MAX_LIST) -> str:
