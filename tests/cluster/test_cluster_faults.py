@@ -113,7 +113,7 @@ def test_partial_reads_what_it_can_and_names_what_is_missing(kubeconfig: Path, a
     warnings: list[str] = []
     src, world = _load(apiserver.kubeconfig(tmp_path / "kc", "no-slices"), warnings, all_namespaces=True,
                        partial=True)
-    assert not world.slices and len(world.claims) == 4
+    assert not world.slices and len(world.claims) == 6
     assert src.missing == ["resourceslices.resource.k8s.io at the cluster scope: forbidden"]
     assert warnings == ["could not read resourceslices.resource.k8s.io at the cluster scope: forbidden; "
                         "the result does not include them"]
