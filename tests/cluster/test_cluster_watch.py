@@ -36,7 +36,7 @@ def _claim(name: str, ns: str = "default", reserved_for: str | None = None) -> d
 
 def test_first_world_then_one_per_change(watch: WorldWatch, apiserver: LoopbackApiServer) -> None:
     first = watch.next_world(timeout=10)
-    assert first is not None and len(first.claims) == 4
+    assert first is not None and len(first.claims) == 6
     apiserver.state.add(_claim("new-claim"))
     second = watch.next_world(timeout=10)
     assert second is not None and "default/new-claim" in {c.meta.key for c in second.claims}
