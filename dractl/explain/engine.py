@@ -10,6 +10,7 @@ reported apart, as "the scheduler would fail to schedule this pod".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from dractl.errors import InputError
@@ -82,6 +83,17 @@ def resolve(
     return world.with_objects(claims=kept + extra), target
 
 
+def dry_run_share_ids() -> Callable[[], str]:
+    """Share IDs of a dry run: the scheduler picks random UUIDs, but nothing is written here, so
+    they are derived from a counter (uuid5) and the JSON is the same on every run."""
+    import itertools
+    import uuid
+
+    counter = itertools.count(1)
+    space = uuid.UUID("8c6f8b8e-6a51-4d1e-9e55-64726163746c")
+    return lambda: str(uuid.uuid5(space, f"share-{next(counter)}"))
+
+
 def explain(world: World, spec: TargetSpec, options: ExplainOptions) -> Explanation:
     """Explain where (and why not) the target's claims would be allocated.
 
@@ -96,7 +108,7 @@ def explain(world: World, spec: TargetSpec, options: ExplainOptions) -> Explanat
     state = AllocatedState.from_claims(world.claims)
     allocator = Allocator(
         world.device_classes, world.slices, options.features, allocated=state, taint_rules=world.taint_rules,
-        implementation=options.allocator,
+        implementation=options.allocator, share_ids=dry_run_share_ids(),
     )
     results: list[NodeExplanation] = []
     scheduler_error: str | None = None
