@@ -16,10 +16,16 @@ from dractl.cli.lint import (
 )
 from dractl.cli.options import (
     DEFAULT_MAX_INPUT_SIZE,
+    CiFlags,
+    ClassesFromOpt,
+    ConfigOpt,
     FeatureGatesOpt,
     LenientOpt,
     MaxInputSizeOpt,
+    OnlyOpt,
     PathsArg,
+    RuntimeConfigOpt,
+    SkipOpt,
     StrictOpt,
 )
 
@@ -52,6 +58,11 @@ def validate(
     lenient: LenientOpt = False,
     status: StatusOpt = False,
     old: OldOpt = None,
+    runtime_config: RuntimeConfigOpt = None,
+    skip: SkipOpt = None,
+    only: OnlyOpt = None,
+    config: ConfigOpt = None,
+    classes_from: ClassesFromOpt = None,
     max_input_size: MaxInputSizeOpt = DEFAULT_MAX_INPUT_SIZE,
     explain: ExplainOpt = None,
     output: LintOutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
@@ -76,6 +87,7 @@ def validate(
         explain,
         output,
         cross=snapshot is not None,
+        ci=CiFlags.of(runtime_config, skip, only, config, classes_from),
     )
 
 

@@ -48,7 +48,9 @@ def explain_allocation(
     claim: list[str] | None = typer.Option(
         None, "--claim", metavar="[NS/]NAME", help="A claim of the cluster (repeatable)."
     ),
-    pod: str | None = typer.Option(None, "--pod", metavar="[NS/]NAME", help="All claims of this pod."),
+    pods: list[str] | None = typer.Option(
+        None, "--pod", metavar="[NS/]NAME",
+        help="All claims of this pod (or one replica of a workload in the -f files)."),
     namespace: str = typer.Option("default", "-n", "--namespace", help="Namespace for names without one."),
     files: list[str] | None = typer.Option(
         None, "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
@@ -88,7 +90,12 @@ def explain_allocation(
     from dractl.render import render
 
     env = CliEnv.of(ctx)
+    if pods and len(pods) > 1:
+        raise UsageError(f"--pod given {len(pods)} times: explain one pod at a time (each run is one "
+                         "scheduling attempt)", "explain-allocation")
+    pod = pods[0] if pods else None
     world = inp.load_world(inp.world_sources(files or [], snapshot), namespace)
+    world = inp.with_workload_pod(world, files or [], pod, namespace)
     version, features, overrides = inp.resolve_features(world, kube_version, feature_gates, env.warn)
     _check_allocator(allocator, features)
     spec, extra = inp.target_spec(claim_files or [], claim or [], pod, namespace, version, features)

@@ -14,10 +14,16 @@ import typer
 from dractl.cli.env import CliEnv
 from dractl.cli.options import (
     DEFAULT_MAX_INPUT_SIZE,
+    CiFlags,
+    ClassesFromOpt,
+    ConfigOpt,
     FeatureGatesOpt,
     LenientOpt,
     MaxInputSizeOpt,
+    OnlyOpt,
     PathsArg,
+    RuntimeConfigOpt,
+    SkipOpt,
     StrictOpt,
     features_for,
     output_option,
@@ -82,6 +88,11 @@ def lint(
     lenient: LenientOpt = False,
     status: StatusOpt = False,
     old: OldOpt = None,
+    runtime_config: RuntimeConfigOpt = None,
+    skip: SkipOpt = None,
+    only: OnlyOpt = None,
+    config: ConfigOpt = None,
+    classes_from: ClassesFromOpt = None,
     max_input_size: MaxInputSizeOpt = DEFAULT_MAX_INPUT_SIZE,
     explain: ExplainOpt = None,
     output: LintOutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
@@ -107,6 +118,7 @@ def lint(
         explain,
         output,
         cross=True,
+        ci=CiFlags.of(runtime_config, skip, only, config, classes_from),
     )
 
 
@@ -126,8 +138,9 @@ def run_checks(
     explain: str | None,
     output: Any,
     cross: bool,
+    ci: CiFlags | None = None,
 ) -> None:
-    """Load → validate (engine) → cross-object lint (``cross``) → render → exit code."""
+    """Load → validate (engine) → cross-object lint (``cross``) → suppressions → render → exit code."""
     env = CliEnv.of(ctx)
     if explain is not None:
         _explain(env, explain, command)
@@ -136,6 +149,7 @@ def run_checks(
         raise UsageError("missing PATH (a file, a directory, or '-' for stdin)", command)
     from dataclasses import replace
 
+    from dractl.cli.options import ci_finish, ci_setup, config_version
     from dractl.io.loader import load_paths
     from dractl.render import render
     from dractl.validate.engine import validate_docs
@@ -144,8 +158,14 @@ def run_checks(
 
     limit = parse_size(max_input_size, command)
     context = load_paths([snapshot], max_input_size=limit) if snapshot else None
+    ci_run = ci_setup(ci or CiFlags(), context.snapshot_header if context else None, limit, command)
+    patch = None
+    if kube_version is None and ci_run.config.kube_version is not None:
+        kube_version, patch = config_version(None, ci_run, command)
+    elif kube_version is not None and kube_version.count(".") == 2:
+        kube_version, patch = config_version(kube_version, ci_run, command)
     version = _version(kube_version, context.snapshot_header if context else None, command)
-    features, locked = features_for(version, feature_gates, command)
+    features, locked = features_for(version, feature_gates or ci_run.config.feature_gates, command)
     for gate in locked:
         env.warn(f"feature gate {gate} is locked in Kubernetes {version}; a real cluster ignores it")
     opts = ValidateOptions(
@@ -155,12 +175,15 @@ def run_checks(
         lenient=lenient,
         status=status,
         old_files=tuple(old or ()),
+        runtime=ci_run.runtime,
+        kube_patch=patch,
     )
     loaded = load_paths(list(paths), max_input_size=limit)
     docs = [d for d in loaded.docs if kinds is None or _selected(d.kind, d.api_version, kinds)]
     if kinds is not None and len(docs) < len(loaded.docs):
         env.warn(f"{command}: ignored {len(loaded.docs) - len(docs)} object(s) of other kinds")
-    errors = list(loaded.errors) + (list(context.errors) if context else [])
+    errors = list(loaded.errors) + (list(context.errors) if context else []) + ci_run.class_errors
+    cross = cross or bool(ci_run.classes)
     if old:  # an unreadable --old file is an input error, not a silent "create"
         errors += load_paths(list(old), max_input_size=limit).errors
     report = validate_docs(docs, opts, input_errors=errors, files=loaded.files)
@@ -170,7 +193,7 @@ def run_checks(
         from dractl.validate.lint import LINT_RULES, settle_offline_warnings
         from dractl.validate.lint import lint as cross_lint
 
-        context_docs = context.docs if context else []
+        context_docs = [*(context.docs if context else []), *ci_run.classes]
         extra = cross_lint(docs, opts, context_docs=context_docs)
         kept = settle_offline_warnings(report.findings, docs, context_docs)
         rules = {**report.rules, **LINT_RULES}
@@ -185,6 +208,7 @@ def run_checks(
             version, [*kept, *extra], report.objects, report.input_errors, loaded.files, rules
         )
         report = replace(report)
+    report = ci_finish(report, docs, ci_run)
     render(report, output, env.out, command)
     for error in report.input_errors:
         env.err.print(f"dractl: error: {error.one_line()}", soft_wrap=True)
@@ -192,16 +216,21 @@ def run_checks(
 
 
 _DRA_KINDS = frozenset(
-    {"ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule"}
+    {"ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule",
+     "ResourcePoolStatusRequest"}
 )
 
 
 def _selected(kind: str | None, api_version: str | None, kinds: frozenset[str]) -> bool:
     """An object of ``kinds``, or one whose kind is missing or misspelled in the DRA group: those are
     validated (and reported) rather than silently skipped as "other kinds"."""
-    if kind in kinds or not kind:
+    if kind in kinds:
         return True
-    return (api_version or "").startswith("resource.k8s.io/") and kind not in _DRA_KINDS
+    # A DRA document without a kind or with a misspelled one is reported; anything else (another kind
+    # of the group such as ResourcePoolStatusRequest, a document without apiVersion and kind) is
+    # outside the family and ignored, as the command's help says.
+    in_group = (api_version or "").startswith("resource.k8s.io/")
+    return in_group and (not kind or kind not in _DRA_KINDS)
 
 
 def _version(flag: str | None, header: dict[str, object] | None, command: str) -> str:
@@ -249,12 +278,18 @@ def kind_group(command: str, kinds: frozenset[str], group_help: str, doc: str, e
         strict: StrictOpt = False,
         lenient: LenientOpt = False,
         old: OldOpt = None,
+        runtime_config: RuntimeConfigOpt = None,
+        skip: SkipOpt = None,
+        only: OnlyOpt = None,
+        config: ConfigOpt = None,
+        classes_from: ClassesFromOpt = None,
         max_input_size: MaxInputSizeOpt = DEFAULT_MAX_INPUT_SIZE,
         explain: ExplainOpt = None,
         output: LintOutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
     ) -> None:
         run_checks(ctx, command, paths, kinds, snapshot, kube_version, feature_gates, strict, lenient, False,
-                   old, max_input_size, explain, output, cross=always_cross or snapshot is not None)
+                   old, max_input_size, explain, output, cross=always_cross or snapshot is not None,
+                   ci=CiFlags.of(runtime_config, skip, only, config, classes_from))
 
     validate.__doc__ = doc
     app.command("validate", epilog=examples)(validate)

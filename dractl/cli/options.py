@@ -8,6 +8,7 @@ supports (the render registry), so help, completion and the error for a wrong fo
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any
 
@@ -40,6 +41,104 @@ MaxInputSizeOpt = Annotated[str, typer.Option(
     "--max-input-size", metavar="SIZE", help="Refuse inputs larger than this (bytes, or e.g. 64Mi, 1G).")]
 PathsArg = Annotated[list[str] | None, typer.Argument(
     metavar="PATH", help="Files or directories of YAML/JSON manifests; '-' reads stdin.", show_default=False)]
+
+
+RuntimeConfigOpt = Annotated[list[str] | None, typer.Option(
+    "--runtime-config", metavar="KEY=BOOL,...",
+    help="API versions the cluster serves, in kube-apiserver's --runtime-config syntax "
+         "(e.g. resource.k8s.io/v1beta2=true, api/beta=true) [default: a snapshot's served versions, else "
+         "kube-apiserver's defaults: resource.k8s.io/v1 only].")]
+SkipOpt = Annotated[list[str] | None, typer.Option(
+    "--skip", metavar="RULE[,RULE]", help="Do not report these rules (wildcards allowed, e.g. 'LINT-*'); "
+    "suppressed findings are still counted.")]
+OnlyOpt = Annotated[list[str] | None, typer.Option(
+    "--only", metavar="RULE[,RULE]", help="Report only these rules (wildcards allowed).")]
+ConfigOpt = Annotated[str | None, typer.Option(
+    "--config", metavar="FILE",
+    help="Config file [default: .dractl.yaml in the working directory or a parent].")]
+ClassesFromOpt = Annotated[list[str] | None, typer.Option(
+    "--classes-from", metavar="FILE|DIR|SNAPSHOT",
+    help="DeviceClasses installed elsewhere (a chart, the cluster): context for ADV-CLASS-EXISTS.")]
+
+
+@dataclass(frozen=True)
+class CiFlags:
+    """The CI flags every validation command shares (issue 14): what the cluster serves, which rules
+    are silenced, the config file, where installed DeviceClasses come from."""
+
+    runtime_config: tuple[str, ...] = ()
+    skip: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()
+    config: str | None = None
+    classes_from: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, runtime_config: list[str] | None, skip: list[str] | None, only: list[str] | None,
+           config: str | None, classes_from: list[str] | None = None) -> CiFlags:
+        return cls(tuple(runtime_config or ()), tuple(skip or ()), tuple(only or ()), config,
+                   tuple(classes_from or ()))
+
+
+@dataclass(frozen=True)
+class CiRun:
+    """What :func:`ci_setup` resolved: the config, the suppression policy, the served versions,
+    the DeviceClasses given as context and the inputs among them that could not be read."""
+
+    config: Any
+    policy: Any
+    runtime: Any
+    classes: list[Any]
+    class_errors: list[Any]
+
+
+def ci_setup(ci: CiFlags, header: dict[str, Any] | None, limit: int, command: str) -> CiRun:
+    """Load the config file, check --skip/--only, resolve --runtime-config (flag, config, snapshot
+    header's servedVersions, default) and read --classes-from.  UsageError / InputError."""
+    from dractl.validate import config as configs
+    from dractl.validate.catalog import all_rules, suggest
+    from dractl.validate.suppress import SUPPRESS_RULES, split_rules, unknown_patterns
+
+    cfg = configs.load(ci.config)
+    known = [*all_rules(), *SUPPRESS_RULES]
+    for flag, values in (("--skip", ci.skip), ("--only", ci.only)):
+        bad = unknown_patterns(split_rules(values), known)
+        if bad:
+            hint = suggest(bad[0])
+            near = f"; did you mean {', '.join(hint)}?" if hint else ""
+            raise UsageError(f"{flag}: unknown rule {bad[0]}{near}", command)
+    served = (header or {}).get("servedVersions")
+    try:
+        runtime = configs.runtime_for(ci.runtime_config, cfg, served if isinstance(served, list) else None)
+    except ValueError as e:
+        raise UsageError(f"--runtime-config: {e}", command) from None
+    classes, errors = configs.class_docs([*ci.classes_from, *cfg.classes_from], limit)
+    return CiRun(cfg, cfg.policy.with_flags(ci.skip, ci.only), runtime, classes, errors)
+
+
+def ci_finish(report: Any, docs: Any, run: CiRun) -> Any:
+    """The report with the suppressions applied (counted, never dropped)."""
+    from dractl.validate.catalog import all_rules
+    from dractl.validate.suppress import SUPPRESS_RULES, apply
+
+    return apply(report, docs, run.policy, [*all_rules(), *SUPPRESS_RULES])
+
+
+def config_version(flag: str | None, run: CiRun, command: str) -> tuple[str | None, int | None]:
+    """``--kube-version`` when given, else the config file's ``kubeVersion`` (1.36, v1.36, 1.36.2):
+    (minor or None, patch or None).  UsageError for a config version dractl does not support."""
+    from dractl.model.features import parse_kube_version
+
+    text = flag if flag is not None else run.config.kube_version
+    if text is None:
+        return None, None
+    try:
+        minor, patch = parse_kube_version(str(getattr(text, "value", text)))
+    except ValueError as e:
+        raise UsageError(f"--kube-version: {e}", command) from None
+    if minor not in SUPPORTED_KUBE_VERSIONS:
+        raise UsageError(f"--kube-version: unsupported version {minor!r}; one of: "
+                         f"{', '.join(SUPPORTED_KUBE_VERSIONS)}", command)
+    return minor, patch
 
 
 def output_option(report_type: str, default: Format = Format.TABLE) -> tuple[type[Enum], Any, Any]:

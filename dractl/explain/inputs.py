@@ -189,3 +189,34 @@ def _known_gate(name: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def with_workload_pod(world: World, files: Sequence[str], ref: str | None, namespace: str) -> World:
+    """``--pod NAME`` naming a workload (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob,
+    PodTemplate, JobSet, LeaderWorkerSet) of the ``-f`` files rather than a Pod: the world plus one
+    pending replica of it, a Pod named like the workload built from its (first) pod template.  The
+    files are read again only when no Pod of that name exists.  The world unchanged otherwise."""
+    if not ref or not files:
+        return world
+    from dractl.explain.target import split_ref
+
+    ns, name = split_ref(ref, namespace)
+    if world.pod(ns, name) is not None:
+        return world
+    from dractl.io import load_paths
+    from dractl.model.build import build_object
+    from dractl.validate.rules.workloads import is_workload, pod_templates
+
+    for doc in load_paths(list(files)).docs:
+        raw = doc.raw
+        given = raw.get("metadata")
+        meta = given if isinstance(given, dict) else {}
+        if not is_workload(str(raw.get("apiVersion") or ""), str(raw.get("kind") or "")) \
+                or meta.get("name") != name or (meta.get("namespace") or namespace) != ns:
+            continue
+        templates = pod_templates(raw)
+        if templates:
+            _, pod = templates[0]
+            pod["metadata"] = {**pod["metadata"], "name": name, "namespace": ns}
+            return merge(world, [build_object(pod, doc.origin)])
+    return world
