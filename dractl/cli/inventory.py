@@ -14,8 +14,16 @@ from typing import Annotated, Any
 import typer
 
 import dractl.render.inventory  # noqa: F401  (registers the inventory writers)
+from dractl.cli.cluster_options import (
+    ChunkSizeOpt,
+    ContextOpt,
+    KubeconfigOpt,
+    PartialOpt,
+    RequestTimeoutOpt,
+)
 from dractl.cli.env import CliEnv
 from dractl.cli.options import FeatureGatesOpt, output_option
+from dractl.cluster.options import DEFAULT_CHUNK_SIZE
 
 _, AvailabilityOutput, DEFAULT_AVAILABILITY = output_option("availability")
 _, ClaimsOutput, DEFAULT_CLAIMS = output_option("claims")
@@ -127,6 +135,11 @@ def availability(
     no_headers: NoHeadersOpt = False,
     watch: WatchOpt = False,
     watch_interval: IntervalOpt = 2.0,
+    kubeconfig: KubeconfigOpt = None,
+    context: ContextOpt = None,
+    request_timeout: RequestTimeoutOpt = None,
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    partial: PartialOpt = False,
     output: AvailabilityOutput = DEFAULT_AVAILABILITY,  # type: ignore[valid-type]
 ) -> None:
     """Show devices published, allocated, free, tainted and unhealthy per node, driver and pool.
@@ -157,6 +170,9 @@ def availability(
         no_headers,
         watch,
         watch_interval,
+        _cluster(
+            kubeconfig, context, request_timeout, chunk_size, partial, node, (None, True), "availability"
+        ),
     )
 
 
@@ -184,6 +200,11 @@ def claims(
     no_headers: NoHeadersOpt = False,
     watch: WatchOpt = False,
     watch_interval: IntervalOpt = 2.0,
+    kubeconfig: KubeconfigOpt = None,
+    context: ContextOpt = None,
+    request_timeout: RequestTimeoutOpt = None,
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    partial: PartialOpt = False,
     output: ClaimsOutput = DEFAULT_CLAIMS,  # type: ignore[valid-type]
 ) -> None:
     """Show ResourceClaims: state, the exact devices each got, node, pods, device conditions.
@@ -199,7 +220,9 @@ def claims(
     if all_namespaces and namespace:
         _usage("-n/--namespace and -A/--all-namespaces exclude each other", "claims")
     sel = _selector(selector, "claims")
-    ns = None if all_namespaces else (namespace or "default")
+    # files and snapshots hold every namespace: filter (default: default); a cluster read is
+    # already scoped to -n, -A or the context's namespace
+    ns = None if all_namespaces or (not (files or snapshot) and not namespace) else (namespace or "default")
 
     def build(world: Any, features: Any, context: dict[str, Any]) -> Any:
         return engine(world, ClaimsOptions(features, ns, sel, node, state, {**context, "namespace": ns}))
@@ -216,6 +239,16 @@ def claims(
         no_headers,
         watch,
         watch_interval,
+        _cluster(
+            kubeconfig,
+            context,
+            request_timeout,
+            chunk_size,
+            partial,
+            node,
+            (namespace, all_namespaces),
+            "claims",
+        ),
     )
 
 
@@ -233,6 +266,11 @@ def health(
     no_headers: NoHeadersOpt = False,
     watch: WatchOpt = False,
     watch_interval: IntervalOpt = 2.0,
+    kubeconfig: KubeconfigOpt = None,
+    context: ContextOpt = None,
+    request_timeout: RequestTimeoutOpt = None,
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    partial: PartialOpt = False,
     output: HealthOutput = DEFAULT_HEALTH,  # type: ignore[valid-type]
 ) -> None:
     """Show device health from pod status, driver health taints and claim conditions.
@@ -262,6 +300,7 @@ def health(
         no_headers,
         watch,
         watch_interval,
+        _cluster(kubeconfig, context, request_timeout, chunk_size, partial, node, (None, True), "health"),
     )
 
 
@@ -280,6 +319,11 @@ def taints(
     no_headers: NoHeadersOpt = False,
     watch: WatchOpt = False,
     watch_interval: IntervalOpt = 2.0,
+    kubeconfig: KubeconfigOpt = None,
+    context: ContextOpt = None,
+    request_timeout: RequestTimeoutOpt = None,
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    partial: PartialOpt = False,
     output: TaintsOutput = DEFAULT_TAINTS,  # type: ignore[valid-type]
 ) -> None:
     """Show device taints, the rule behind each, who tolerates them, and whom NoExecute evicts.
@@ -308,6 +352,7 @@ def taints(
         no_headers,
         watch,
         watch_interval,
+        _cluster(kubeconfig, context, request_timeout, chunk_size, partial, node, (None, True), "taints"),
     )
 
 
@@ -338,18 +383,22 @@ def _show(
     no_headers: bool,
     watch: bool,
     interval: float,
+    cluster: Any,
 ) -> None:
     """Load the world, resolve release and gates, build the report, render it (and with
     ``--watch`` again whenever the rendered output would change)."""
     from dractl.cli import inventory_inputs as inputs
+    from dractl.cli.cluster_options import progress_reporter
     from dractl.render import render
     from dractl.render.inventory import table_options
 
     env = CliEnv.of(ctx)
-    sources = inputs.sources(files or [], snapshot, command)
+    text_output = str(getattr(output, "value", output)) in ("table", "wide")
+    with progress_reporter(env, enabled=text_output and not watch) as progress:
+        sources = inputs.sources(files or [], snapshot, command, cluster, env.warn, progress)
 
-    def once() -> Any:
-        world = inputs.load(sources)
+    def once(world: Any = None) -> Any:
+        world = inputs.load(sources) if world is None else world
         version, features, overrides = inputs.release(world, kube_version, feature_gates, command, env.warn)
         return build(world, features, inputs.context(world, version, overrides))
 
@@ -360,6 +409,34 @@ def _show(
         report = once()
         render(report, output, env.out, command)
     raise typer.Exit(report.exit_code)
+
+
+def _cluster(
+    kubeconfig: str | None,
+    context: str | None,
+    request_timeout: str | None,
+    chunk_size: int,
+    partial: bool,
+    node: str | None,
+    scope: tuple[str | None, bool],
+    command: str,
+) -> Any:
+    """The live-cluster options (used only without -f/--snapshot).  Views other than claims read
+    claims of every namespace: what is allocated is cluster-wide."""
+    from dractl.cli.cluster_options import cluster_options
+
+    namespace, all_namespaces = scope
+    return cluster_options(
+        kubeconfig=kubeconfig,
+        context=context,
+        namespace=namespace,
+        all_namespaces=all_namespaces,
+        request_timeout=request_timeout,
+        chunk_size=chunk_size,
+        partial=partial,
+        node=node,
+        command=command,
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -25,16 +25,32 @@ NO_SOURCE = (
 )
 
 
-def sources(files: Sequence[str], snapshot: str | None, command: str) -> list[WorldSource]:
-    """The world's sources: the snapshot, then the files; UsageError when there is none."""
+def sources(
+    files: Sequence[str],
+    snapshot: str | None,
+    command: str,
+    cluster: Any = None,
+    warn: Callable[[str], None] | None = None,
+    progress: Any = None,
+) -> list[WorldSource]:
+    """The world's sources: the snapshot, then the files; neither: the live cluster described by
+    ``cluster`` (ClusterOptions; UsageError when there is none)."""
     out: list[WorldSource] = []
     if snapshot:
         out.append(SnapshotSource(snapshot))
     if files:
         out.append(FileSource(tuple(files)))
     if not out:
-        raise UsageError(NO_SOURCE, command)
+        if cluster is None:
+            raise UsageError(NO_SOURCE, command)
+        from dractl.cli.cluster_options import world_source
+
+        out.append(world_source(snapshot=None, files=(), cluster=cluster, warn=warn, progress=progress))
     return out
+
+
+def is_cluster(srcs: Sequence[WorldSource]) -> bool:
+    return len(srcs) == 1 and not isinstance(srcs[0], FileSource | SnapshotSource)
 
 
 def load(srcs: Sequence[WorldSource]) -> World:
@@ -130,6 +146,9 @@ def watch(
     """Show the report, then again each time the inputs change, until interrupted (``rounds``
     bounds the loop for tests).  Inputs that stop loading end the watch with their error (exit 2
     or 3), as the first load would."""
+    if is_cluster(srcs):
+        _watch_cluster(once, show, srcs[0])
+        return
     stamp = _stamp(srcs)
     last = once()
     show(last)
@@ -145,3 +164,19 @@ def watch(
         if report.to_dict() != last.to_dict():
             show(report)
             last = report
+
+
+def _watch_cluster(build: Callable[..., Any], show: Callable[[Any], None], source: Any) -> None:
+    """The API's watch (:class:`dractl.cluster.watch.WorldWatch`): a new view per burst of changes."""
+    from dractl.cluster.watch import WorldWatch
+
+    watch = WorldWatch(source)
+    last = None
+    try:
+        for world in watch:
+            report = build(world)
+            if last is None or report.to_dict() != last.to_dict():
+                show(report)
+                last = report
+    finally:
+        watch.close()
