@@ -63,7 +63,11 @@ def capacity(
         None, "--replicas", min=1, metavar="N", help="Gang size: can N copies be placed at the same time?"
     ),
     order: str = typer.Option(
-        "name", "--order", metavar="name|most-free|least-free", help="Which node takes the next copy."
+        "name",
+        "--order",
+        metavar="name|most-free|least-free",
+        help="Which node takes the next copy: the first in name order where it fits; the one with the "
+        "most free devices (spread); the one with the fewest (pack).",
     ),
     namespace: str | None = typer.Option(
         None,
