@@ -189,8 +189,8 @@ def _run(args: list[str]) -> tuple[float, float, float, int, str]:
         for line in proc.stderr.splitlines()
         if line.startswith("maxrss=")
     ]
-    if not stats:
-        raise RuntimeError(f"dractl {' '.join(args)} failed: {proc.stderr[-500:]}")
+    if not stats or not proc.stdout.strip():
+        raise RuntimeError(f"dractl {' '.join(args)} failed (exit {proc.returncode}): {proc.stderr[-500:]}")
     return wall, float(stats[-1]["cpu"]), int(stats[-1]["maxrss"]) / 1024, proc.returncode, proc.stdout
 
 
@@ -200,6 +200,8 @@ def _row(name: str, value: float, unit: str, target: str, note: str) -> dict[str
 
 def _case(label: str, claim: Path, snapshot: Path) -> list[dict[str, Any]]:
     wall, cpu, peak, rc, out = _run(["capacity", str(claim), "--snapshot", str(snapshot), "-o", "json"])
+    if not out.strip():
+        raise RuntimeError(f"capacity {label}: no output (exit {rc})")
     doc = json.loads(out)
     copies = doc["summary"]["copies"]
     load, sim, why, attempts = _phases(claim, snapshot)
