@@ -116,11 +116,20 @@ def ci_setup(ci: CiFlags, header: dict[str, Any] | None, limit: int, command: st
 
 
 def ci_finish(report: Any, docs: Any, run: CiRun) -> Any:
-    """The report with the suppressions applied (counted, never dropped)."""
-    from dractl.validate.catalog import all_rules
+    """The report with the suppressions applied (counted, never dropped), and a one-line meaning for
+    every rule it uses (SARIF's shortDescription must not be the bare id)."""
+    from dataclasses import replace
+
+    from dractl.validate.catalog import all_rules, explain
     from dractl.validate.suppress import SUPPRESS_RULES, apply
 
-    return apply(report, docs, run.policy, [*all_rules(), *SUPPRESS_RULES])
+    report = apply(report, docs, run.policy, [*all_rules(), *SUPPRESS_RULES])
+    used = {f.rule for f in report.findings} | {f.rule for f, _ in report.suppressed}
+    missing = {r: (explain(r) or "").split("What: ", 1)[-1].split("\n", 1)[0].strip() for r in used
+               if not report.rules.get(r)}
+    missing.update({r: SUPPRESS_RULES[r] for r in missing if r in SUPPRESS_RULES})
+    missing = {r: d for r, d in missing.items() if d and d != r}
+    return replace(report, rules={**report.rules, **missing}) if missing else report
 
 
 def config_version(flag: str | None, run: CiRun, command: str) -> tuple[str | None, int | None]:

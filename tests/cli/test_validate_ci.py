@@ -159,3 +159,14 @@ def test_helm_render_with_a_daemonset_on_stdin(run_cli: Any) -> None:
     assert source["path"] == "spec.template.spec.resourceClaims[0].source"
     assert render.splitlines()[source["line"] - 1].strip() == "source:"
     assert ("Deployment", "POD-CLAIM-REF") in items
+
+
+def test_sarif_rule_descriptions_are_not_the_bare_id(run_cli: Any, tmp_path: Path) -> None:
+    """Regression (item 6): `validate -o sarif` described API-server rules (RC-…) by their id only."""
+    bad = {**CLAIM, "spec": {"devices": {"requests": [{"name": "Bad_Name", "exactly": {
+        "deviceClassName": "gpu.example.com"}}]}}}
+    path = _write(tmp_path / "claim.yaml", bad)
+    for command in ("validate", "lint"):
+        sarif = _json(run_cli([command, str(path), "-o", "sarif"]).stdout)
+        rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        assert rules and all(r["shortDescription"]["text"] not in ("", r["id"]) for r in rules), rules
