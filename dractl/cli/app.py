@@ -23,6 +23,12 @@ GC_THRESHOLD = (50_000, 20, 100)
 def main(argv: Sequence[str] | None = None) -> int:
     """Run dractl; return (and exit with) the process exit code.  The one error boundary."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:
+        _safe_streams()
+    bad = _not_utf8(args)
+    if bad is not None:
+        sys.stderr.write(f"dractl: error: {bad}\n")
+        return _exit(EXIT_INPUT, argv)
     if args[:1] == ["--version"]:
         sys.stdout.write(f"dractl {__version__}\n")
         return _exit(0, argv)
@@ -34,6 +40,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         gc.set_threshold(*threshold)
     return _exit(code, argv)
+
+
+def _safe_streams() -> None:
+    """Output never fails on encoding: what the terminal's encoding can't show becomes an escape."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
+def _not_utf8(args: list[str]) -> str | None:
+    """The error for the first argument that is not valid UTF-8 (Python decodes such bytes to lone
+    surrogates), or None."""
+    for i, arg in enumerate(args, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            try:  # the bytes as given: \xff for each one that is not UTF-8
+                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            except UnicodeEncodeError:
+                shown = arg.encode("utf-8", "backslashreplace").decode("ascii")
+            from dractl.render.sanitize import escape, excerpt
+
+            return f"argument {i} is not valid UTF-8: {excerpt(escape(shown))}"
+    return None
 
 
 def _exit(code: int, argv: Sequence[str] | None) -> int:
@@ -72,21 +104,21 @@ def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
         return EXIT_INPUT
     except click.UsageError as e:
         cmd = e.ctx.command_path if e.ctx is not None else _command_path(command, args)
-        sys.stderr.write(f"dractl: error: {e.format_message()}\nSee '{cmd} --help'.\n")
+        sys.stderr.write(f"dractl: error: {_safe(e.format_message())}\nSee '{_safe(cmd)} --help'.\n")
         return EXIT_INPUT
     except click.ClickException as e:
-        sys.stderr.write(f"dractl: error: {e.format_message()}\n")
+        sys.stderr.write(f"dractl: error: {_safe(e.format_message())}\n")
         return e.exit_code
     except UsageError as e:
         if debug:
             _traceback()
-        hint = f"\nSee 'dractl {e.command} --help'." if e.command else ""
-        sys.stderr.write(f"dractl: error: {e.one_line()}{hint}\n")
+        hint = f"\nSee 'dractl {_safe(e.command)} --help'." if e.command else ""
+        sys.stderr.write(f"dractl: error: {_safe(e.one_line())}{hint}\n")
         return e.exit_code
     except DractlError as e:
         if debug:
             _traceback()
-        sys.stderr.write(f"dractl: error: {e.one_line()}\n")
+        sys.stderr.write(f"dractl: error: {_safe(e.one_line())}\n")
         return e.exit_code
     except KeyboardInterrupt:
         sys.stderr.write("\ndractl: interrupted\n")
@@ -98,8 +130,15 @@ def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
     except Exception as e:
         if debug:
             _traceback()
-        sys.stderr.write(f"dractl: internal error: {type(e).__name__}: {e} (rerun with --debug)\n")
+        sys.stderr.write(f"dractl: internal error: {type(e).__name__}: {_safe(str(e))} (rerun with --debug)\n")
         return EXIT_INTERNAL
+
+
+def _safe(text: str) -> str:
+    """An error line as the boundary prints it: input escaped (render.sanitize), long values cut."""
+    from dractl.render.sanitize import escape_message, excerpt
+
+    return escape_message(excerpt(text, 2000))
 
 
 def _command_path(command: object, args: list[str]) -> str:

@@ -47,12 +47,15 @@ class CliEnv:
 
     def write(self, text: str) -> None:
         """Write raw text (JSON, YAML, SARIF, …) to stdout without Rich processing."""
+        from dractl.render.sanitize import escape_block
+
+        text = escape_block(text)  # JSON/YAML writers escape already; this is the backstop
         sys.stdout.write(text)
         if text and not text.endswith("\n"):
             sys.stdout.write("\n")
 
 
 def _console(stderr: bool) -> Any:
-    from rich.console import Console
+    from dractl.render.sanitize import safe_console  # input strings are escaped when rendered
 
-    return Console(stderr=stderr, markup=False, emoji=False, highlight=False, soft_wrap=False)
+    return safe_console(stderr=stderr, markup=False, emoji=False, highlight=False, soft_wrap=False)

@@ -202,6 +202,28 @@ def dumps_yaml(doc: Any, **kwargs: Any) -> str:
     return str(yaml.dump(doc, Dumper=yaml_dumper(), **options))
 
 
+# Rich ------------------------------------------------------------------------------------------
+
+@cache
+def _safe_console_class() -> Any:
+    from rich.console import Console
+
+    class SafeConsole(Console):
+        """A Rich console that escapes every plain string it renders (``print`` arguments, table
+        cells, tree labels) with :func:`escape_block`: markup is off, and no control character
+        from input reaches the terminal, while Rich's own styling still does."""
+
+        def render_str(self, text: str, **kwargs: Any) -> Any:
+            return super().render_str(escape_block(text), **kwargs)
+
+    return SafeConsole
+
+
+def safe_console(**kwargs: Any) -> Any:
+    """``rich.console.Console(**kwargs)`` that escapes the strings it renders (Rich imported now)."""
+    return _safe_console_class()(**kwargs)
+
+
 # XML and GitHub --------------------------------------------------------------------------------
 
 def xml_text(text: str) -> str:

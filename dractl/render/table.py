@@ -97,10 +97,10 @@ def plain(renderable: Any, width: int) -> str:
     """Render without colour and without the trailing padding Rich adds to every line."""
     import io
 
-    from rich.console import Console
+    from dractl.render.sanitize import safe_console
 
     buf = io.StringIO()
-    Console(file=buf, width=width, markup=False, emoji=False, highlight=False, color_system=None,
+    safe_console(file=buf, width=width, markup=False, emoji=False, highlight=False, color_system=None,
             force_terminal=False).print(renderable)
     return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines())
 
