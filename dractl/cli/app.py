@@ -6,6 +6,7 @@ imported; the command tree lives in :mod:`dractl.cli.root`.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -45,10 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _safe_streams() -> None:
     """Output never fails on encoding: what the terminal's encoding can't show becomes an escape."""
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            pass
 
 
 def _not_utf8(args: list[str]) -> str | None:
@@ -130,7 +129,8 @@ def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
     except Exception as e:
         if debug:
             _traceback()
-        sys.stderr.write(f"dractl: internal error: {type(e).__name__}: {_safe(str(e))} (rerun with --debug)\n")
+        sys.stderr.write(f"dractl: internal error: {type(e).__name__}: {_safe(str(e))} "
+                         "(rerun with --debug)\n")
         return EXIT_INTERNAL
 
 
