@@ -10,7 +10,9 @@ objects.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from typing import BinaryIO
@@ -51,7 +53,13 @@ def load_paths(paths: Sequence[str], *, max_input_size: int = DEFAULT_MAX_INPUT_
             key = os.path.realpath(file)
             if key not in seen:
                 seen.add(key)
-                _load_file(file, max_input_size, result, splitter, named=file == path)
+                try:
+                    _load_file(file, max_input_size, result, splitter, named=file == path)
+                except RecursionError:  # the parsers bound depth; this is the last line of defence
+                    result.errors.append(InputError("nesting too deep to read", SourcePos(file)))
+                except MemoryError:
+                    result.errors.append(InputError("not enough memory to read this input "
+                                                    "(lower --max-input-size?)", SourcePos(file)))
     return result
 
 
@@ -70,15 +78,58 @@ def _expand(path: str, result: LoadResult) -> list[str]:
 
 
 def _walk(root: str, result: LoadResult) -> list[str]:
+    """Regular ``*.yaml``/``*.yml``/``*.json`` files below ``root``.  Symbolic links to directories
+    are followed (a directory reached twice, e.g. through a link back up, is walked once); named
+    pipes, sockets and devices are never opened (reading one could block forever): each is an
+    input error saying it was skipped, as is a dangling link, so every walked path is accounted
+    for.  Hidden directories (``.git``…) are not walked."""
     def onerror(err: OSError) -> None:
         result.errors.append(InputError(f"cannot read directory: {err.strerror}",
                                         SourcePos(err.filename or root)))
 
     found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror):
+    visited: set[tuple[int, int]] = set()
+    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=True):
+        try:
+            st = os.stat(dirpath)
+        except OSError:
+            dirnames[:] = []
+            continue
+        if (st.st_dev, st.st_ino) in visited:  # a link loop, or two links to one directory
+            dirnames[:] = []
+            continue
+        visited.add((st.st_dev, st.st_ino))
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        found.extend(os.path.join(dirpath, f) for f in filenames if f.lower().endswith(YAML_SUFFIXES))
+        for name in sorted(filenames):
+            if not name.lower().endswith(YAML_SUFFIXES):
+                continue
+            path = os.path.join(dirpath, name)
+            skip = _not_regular(path)
+            if skip is None:
+                found.append(path)
+            else:
+                result.errors.append(InputError(f"{skip}; skipped", SourcePos(path)))
     return sorted(found)
+
+
+_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _not_regular(path: str) -> str | None:
+    """Why a walked path is not read (None for a regular file, or a link to one)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        if os.path.islink(path) and e.errno == errno.ENOENT:
+            return "a symbolic link to nothing (dangling)"
+        return f"cannot read: {e.strerror or e}"
+    if stat.S_ISREG(mode):
+        return None
+    for test, what in _KINDS:
+        if test(mode):
+            return f"not a regular file: {what}, never opened"
+    return "not a regular file, never opened"
 
 
 def _load_file(path: str, limit: int, result: LoadResult, splitter: Splitter, *, named: bool) -> None:
@@ -98,12 +149,38 @@ def _load_file(path: str, limit: int, result: LoadResult, splitter: Splitter, *,
     _load_bytes(path, data, result, splitter, lambda: _reread(path, limit))
 
 
+CHUNK = 1 << 20
+
+
+def read_bounded(stream: BinaryIO, limit: int, expected: int = 0) -> bytes:
+    """At most ``limit + 1`` bytes of ``stream``, read in chunks: never allocates the limit (which
+    may be huge: ``--max-input-size 9223372036854775807``), only what the stream really holds.
+    ``expected`` (a regular file's size) lets a file be read in one call."""
+    limit = max(0, limit)
+    if 0 < expected <= limit:
+        first = stream.read(expected + 1)
+        if len(first) <= expected:
+            return first
+        chunks, total = [first], len(first)
+    else:
+        chunks, total = [], 0
+    while total <= limit:
+        chunk = stream.read(min(CHUNK, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 def _read_limited(path: str, limit: int) -> bytes:
-    size = os.stat(path).st_size
-    if size > limit:
-        raise _too_big(path, size, limit)
+    st = os.stat(path)
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError("is a directory", SourcePos(path))
+    if st.st_size > limit:
+        raise _too_big(path, st.st_size, limit)
     with open(path, "rb") as f:
-        data = f.read(limit + 1)  # pipes and devices report size 0
+        data = read_bounded(f, limit, st.st_size if stat.S_ISREG(st.st_mode) else 0)
     if len(data) > limit:
         raise _too_big(path, len(data), limit, at_least=True)
     return data
@@ -126,7 +203,7 @@ def _load_stdin(stdin: BinaryIO | None, limit: int, result: LoadResult, splitter
         result.errors.append(InputError("cannot read stdin: there is none", SourcePos("-")))
         return
     try:
-        data = stream.read(limit + 1)
+        data = read_bounded(stream, limit)
     except (OSError, ValueError) as e:  # ValueError: reading a closed stream
         result.errors.append(InputError(f"cannot read stdin: {e}", SourcePos("-")))
         return

@@ -11,7 +11,9 @@ every safety check we need without a second walk:
   closes), so a "billion laughs" document fails after a few aliases, and an
   alias to a still-open node (a recursive structure) is refused;
 * nesting depth is bounded, so nothing downstream recurses into a pathological
-  document (libyaml itself parses iteratively).
+  document (libyaml itself parses iteratively) -- also through aliases: an alias to
+  an anchored node of height h, placed at depth d, is refused when d + h passes the
+  limit (a chain of anchors could otherwise nest a document arbitrarily deep).
 
 Scalars follow PyYAML's YAML 1.1 resolution (``yes`` is a bool, ``0x1f`` an
 int) except timestamps, which stay strings as Kubernetes treats them.  Keys are
@@ -87,6 +89,8 @@ class _Builder:
     key: Any  # (key, key event) while a mapping waits for the value
     stack: list[tuple[Any, Any, Any]]  # (container, pending key, anchor info)
     anchors: dict[str, tuple[Any, int]]  # name -> (value, expanded size)
+    heights: dict[str, int]  # anchor name -> nesting height of its value (0 for a scalar)
+    height_memo: dict[int, int]  # id of a container inside an anchored value -> its height
     open_anchors: set[str]
     merges: dict[int, list[Any]]
     nodes: int
@@ -234,6 +238,8 @@ class _Builder:
         self.key = None
         self.stack = []
         self.anchors = {}
+        self.heights = {}
+        self.height_memo = {}
         self.open_anchors = set()
         self.merges = {}
         self.nodes = 0
@@ -311,6 +317,7 @@ class _Builder:
         if anchor is not None:
             name, nodes0, expanded0 = anchor
             self.anchors[name] = (done, (self.nodes - nodes0) + (self.expanded - expanded0))
+            self.heights[name] = _height(done, self.height_memo)
             self.open_anchors.discard(name)
 
     def _alias(self, event: Any) -> None:
@@ -320,6 +327,8 @@ class _Builder:
         if name not in self.anchors:
             raise self._fail(event, f"alias *{name} refers to an undefined anchor")
         value, size = self.anchors[name]
+        if len(self.stack) + self.heights.get(name, 0) > MAX_DEPTH:
+            raise self._fail(event, f"nesting deeper than {MAX_DEPTH} levels (through alias *{name})")
         self.expanded += size
         if self.expanded > ALIAS_BASE and self.expanded > ALIAS_RATIO * self.nodes:
             raise self._fail(event, f"aliases expand to more than {self.expanded:,} nodes "
@@ -356,6 +365,26 @@ class _Builder:
         for source in sources:  # earlier sources win, explicit keys win over all
             for k, v in source.items():
                 mapping.setdefault(k, v)
+
+
+def _height(value: Any, memo: dict[int, int]) -> int:
+    """Nesting height of a value (0 for a scalar, 1 for a flat mapping or list), bottom-up and
+    iteratively; ``memo`` (id -> height) makes subtrees shared through aliases count once."""
+    if type(value) is not dict and type(value) is not list:
+        return 0
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in memo:
+            continue
+        children = [c for c in (node.values() if type(node) is dict else node)
+                    if type(c) is dict or type(c) is list]
+        if expanded:
+            memo[id(node)] = 1 + max((memo[id(c)] for c in children), default=0)
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if id(c) not in memo)
+    return memo[id(value)]
 
 
 def _one_line(text: str) -> str:

@@ -55,6 +55,9 @@ _JSON_UNSAFE = re.compile(f"[{_UNSAFE_RANGES[len(chr(0) + '-' + chr(0x1f)):]}]")
 _NAMED = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
 
 EXCERPT_LIMIT = 200
+# Longest string a text format shows whole; longer ones are cut (JSON/YAML keep everything).  A
+# multi-megabyte value in one table cell would make the layout take a minute.
+TEXT_LIMIT = 4000
 
 
 def _escape_char(ch: str) -> str:
@@ -117,10 +120,10 @@ def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
 
 def sanitize(value: Any) -> Any:
     """A copy of a report document (dicts, lists, tuples, scalars) with :func:`escape_message`
-    applied to every string and every string key.  Returns ``value`` itself when nothing needed
-    escaping."""
+    applied to every string and every string key, strings longer than TEXT_LIMIT cut to an
+    :func:`excerpt`.  Returns ``value`` itself when nothing needed escaping."""
     if isinstance(value, str):
-        return escape_message(value)
+        return escape_message(value if len(value) <= TEXT_LIMIT else excerpt(value, TEXT_LIMIT))
     if isinstance(value, Mapping):
         changed = False
         out: dict[Any, Any] = {}
