@@ -9,20 +9,28 @@ from dractl.discover.sysfs import SysFS
 
 CPU_DIR = "devices/system/cpu"
 NODE_DIR = "devices/system/node"
+# What a Linux kernel can report: CONFIG_NR_CPUS is at most 8192 (x86-64, arm64 and ppc64 cap it
+# there) and MAX_NUMNODES at most 1024 (NODES_SHIFT <= 10).  Ids at or above these are not real
+# (a corrupt or hostile capture): they are ignored, so "0-99999999" costs 8,192 ids, not 10^8.
+MAX_CPUS = 8192
+MAX_NODES = 1024
+_CPU_DIR_NAME = re.compile(r"cpu(\d{1,5})")
+_NODE_DIR_NAME = re.compile(r"node(\d{1,5})")
 
 
-def parse_cpulist(text: str | None) -> tuple[int, ...]:
-    """``"0-3,8,10-11"`` → (0, 1, 2, 3, 8, 10, 11); empty or malformed parts are skipped."""
-    out: list[int] = []
+def parse_cpulist(text: str | None, limit: int = MAX_CPUS) -> tuple[int, ...]:
+    """``"0-3,8,10-11"`` → (0, 1, 2, 3, 8, 10, 11); empty or malformed parts are skipped, and ids
+    of ``limit`` or more (more than the kernel can have) are dropped."""
+    out: set[int] = set()
     for part in (text or "").strip().split(","):
         part = part.strip()
-        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        m = re.fullmatch(r"(\d{1,19})(?:-(\d{1,19}))?", part)
         if not m:
             continue
         lo = int(m.group(1))
-        hi = int(m.group(2)) if m.group(2) else lo
-        out.extend(range(lo, hi + 1))
-    return tuple(sorted(set(out)))
+        hi = min(int(m.group(2)) if m.group(2) else lo, limit - 1)
+        out.update(range(lo, hi + 1))
+    return tuple(sorted(out))
 
 
 def _l3_id(sys: SysFS, cpu: int) -> int | None:
@@ -44,7 +52,7 @@ def _core_types(sys: SysFS) -> dict[int, str]:
 
 def _numa_nodes(sys: SysFS) -> tuple[NumaNode, ...]:
     nodes = []
-    for node in parse_cpulist(sys.read(f"{NODE_DIR}/online")) or _listed_nodes(sys):
+    for node in parse_cpulist(sys.read(f"{NODE_DIR}/online"), MAX_NODES) or _listed_nodes(sys):
         base = f"{NODE_DIR}/node{node}"
         memory = None
         for line in (sys.read(f"{base}/meminfo") or "").splitlines():
@@ -58,14 +66,16 @@ def _numa_nodes(sys: SysFS) -> tuple[NumaNode, ...]:
 
 
 def _listed_nodes(sys: SysFS) -> tuple[int, ...]:
-    return tuple(sorted(int(n[4:]) for n in sys.listdir(NODE_DIR) if re.fullmatch(r"node\d+", n)))
+    return tuple(sorted(i for n in sys.listdir(NODE_DIR) if (m := _NODE_DIR_NAME.fullmatch(n))
+                        and (i := int(m.group(1))) < MAX_NODES))
 
 
 def probe_cpu(sys: SysFS) -> CpuTopology | None:
     """The online CPUs and NUMA nodes; None when sysfs has no CPU topology."""
     online = parse_cpulist(sys.read(f"{CPU_DIR}/online"))
     if not online:
-        online = tuple(sorted(int(n[3:]) for n in sys.listdir(CPU_DIR) if re.fullmatch(r"cpu\d+", n)))
+        online = tuple(sorted(i for n in sys.listdir(CPU_DIR) if (m := _CPU_DIR_NAME.fullmatch(n))
+                              and (i := int(m.group(1))) < MAX_CPUS))
     if not online:
         return None
     nodes = _numa_nodes(sys)

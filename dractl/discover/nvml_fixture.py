@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import ctypes
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from dractl.discover.nvml_calls import NOT_SUPPORTED, gpu_instance_info
+from dractl.discover.sysfs import read_regular
 from dractl.errors import InputError, SourcePos
 
 FORMAT = "dractl-nvml-fixture/v1"
@@ -27,6 +29,9 @@ _OUT_PARAMS = {"nvmlDeviceGetGpuInstancePossiblePlacements": 2, "nvmlDeviceGetGp
 _CONSTANTS = {"NVML_GPU_INSTANCE_PROFILE_COUNT": 0x12, "NVML_NVLINK_MAX_LINKS": 18}
 _COUNTS = frozenset({"nvmlDeviceGetCount", "nvmlDeviceGetMaxMigDeviceCount"})
 _MAX_COUNT = 1024  # far above any real machine; a bigger recorded count is a corrupt fixture
+MAX_FIXTURE_SIZE = 64 * 1024 * 1024  # a real recording is a few hundred KB
+_MAX_SLICE = 64  # MIG memory slices per GPU (8 on every GPU so far): placements end below this
+_CONSTANT_NAME = re.compile(r"NVML_[A-Z0-9_]{1,64}")
 # What pynvml returns for the scalar getters the probe uses (structs are checked where they are read).
 _INT_CALLS = frozenset({
     "nvmlDeviceGetAddressingMode", "nvmlDeviceGetArchitecture", "nvmlDeviceGetBrand",
@@ -102,24 +107,45 @@ class FakeNvml:
         self.path = str(path)
         self.last_call = ""  # "func[argkey]" of the latest answer: names a malformed recording
         self.calls: dict[str, dict[str, Any]] = data.get("calls", {})
-        for name, value in {**_CONSTANTS, **data.get("constants", {})}.items():
-            setattr(self, name, value)
+        # Constants are looked up in this dict (never set as attributes: a recorded name such as
+        # "__dict__" or "calls" must not replace the fake's own state).
+        self.constants: dict[str, int] = {**_CONSTANTS, **data.get("constants", {})}
         self.log: list[str] = []  # every function called, in order (tests check read-only use)
 
     @classmethod
     def load(cls, path: str | Path) -> FakeNvml:
         """Read a fixture file; InputError (exit 2) when it is unreadable or not a fixture."""
+        where = SourcePos(str(path))
+        if not Path(path).exists():
+            raise InputError("cannot read NVML fixture: no such file", where)
+        raw = read_regular(path, MAX_FIXTURE_SIZE)
+        if raw is None:
+            raise InputError(f"cannot read NVML fixture: not a readable regular file of at most "
+                             f"{MAX_FIXTURE_SIZE // 2**20} MB", where)
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise InputError(f"cannot read NVML fixture: {exc.strerror or exc}",
-                             SourcePos(str(path))) from exc
+            data = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise InputError(f"not UTF-8: byte {exc.start} (0x{raw[exc.start]:02x}) is not valid UTF-8",
+                             where) from None
         except json.JSONDecodeError as exc:
             raise InputError(f"not JSON: {exc.msg}", SourcePos(str(path), 0, exc.lineno, exc.colno)) from exc
+        except RecursionError:
+            raise InputError("not an NVML fixture: nested too deep", where) from None
         if (not isinstance(data, dict) or data.get("format") != FORMAT
                 or not isinstance(data.get("calls"), dict)):
             raise InputError(f"not an NVML fixture (expected \"format\": \"{FORMAT}\" and \"calls\")",
-                             SourcePos(str(path)), "format")
+                             where, "format")
+        for name, table in data["calls"].items():
+            if not isinstance(table, dict):
+                raise InputError(f"calls.{name} must be a mapping of arguments to answers, not "
+                                 f"{type(table).__name__}", where, f"calls.{name}")
+        constants = data.get("constants", {})
+        if not isinstance(constants, dict):
+            raise InputError(f"constants must be a mapping, not {type(constants).__name__}", where, "constants")
+        for name, value in constants.items():
+            if not _CONSTANT_NAME.fullmatch(name) or not _is_int(value) or not 0 <= value <= _MAX_COUNT:
+                raise InputError("a constant must be an NVML_ name with an integer value from 0 to "
+                                 f"{_MAX_COUNT}", where, f"constants.{name}")
         return cls(data, path)
 
     def malformed(self, exc: Exception) -> InputError:
@@ -128,6 +154,8 @@ class FakeNvml:
                           f"last call replayed: {self.last_call or 'none'})", SourcePos(self.path), "calls")
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("NVML_") and name in self.__dict__.get("constants", {}):
+            return self.__dict__["constants"][name]
         if not name.startswith("nvml"):
             raise AttributeError(name)
         return lambda *args, **kwargs: self._answer(name, args, kwargs)
@@ -153,20 +181,39 @@ class FakeNvml:
         return _decode(answer)
 
     def _fill(self, name: str, answer: Any, outs: tuple[Any, ...]) -> int:
+        where = SourcePos(self.path)
         if name == "nvmlDeviceGetGpuFabricInfoV":
             info = getattr(outs[0], "_obj", outs[0])
+            if not isinstance(answer, dict):
+                raise InputError("recorded fabric info is not a mapping", where, f"calls.{name}")
             for field, value in answer.items():
                 if field == "clusterUuid":
+                    if not (isinstance(value, list) and len(value) == 16
+                            and all(_is_int(b) and 0 <= b < 256 for b in value)):
+                        raise InputError("clusterUuid is not 16 bytes", where, f"calls.{name}.clusterUuid")
                     info.clusterUuid[:] = list(value)
-                elif field != "version":
+                elif field in _FABRIC_FIELDS:  # only the struct's own fields, only integers
+                    if not _is_int(value) or not 0 <= value < 2**32:
+                        raise InputError(f"{value!r} is not a 32-bit unsigned integer", where,
+                                         f"calls.{name}.{field}")
                     setattr(info, field, value)
             return 0
         array, count = outs
+        if not isinstance(answer, list):
+            raise InputError("recorded placements are not a list", where, f"calls.{name}")
+        for i, p in enumerate(answer):
+            if not (isinstance(p, dict) and _is_int(p.get("start")) and _is_int(p.get("size"))
+                    and 0 <= p["start"] < _MAX_SLICE and 0 < p["size"] <= _MAX_SLICE - p["start"]):
+                raise InputError(f"placement {i} is not {{start, size}} within {_MAX_SLICE} memory slices",
+                                 where, f"calls.{name}[{i}]")
         if array is not None:
             for i, p in enumerate(answer[:len(array)]):
                 array[i].start, array[i].size = p["start"], p["size"]
         count.contents.value = len(answer)
         return 0
+
+
+_FABRIC_FIELDS = frozenset(f for f, *_ in FabricInfo._fields_) - {"version", "clusterUuid"}
 
 
 def _decode(value: Any) -> Any:

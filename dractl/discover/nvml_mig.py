@@ -15,6 +15,9 @@ from typing import Any
 from dractl.discover.nvml_calls import FUNCTION_NOT_FOUND, Calls, gpu_instance_info, text
 from dractl.discover.report import MigDevice, MigPlacement, MigProfile
 
+# MIG memory slices per GPU (8 on every GPU so far); a placement past this is not real.
+MAX_SLICES = 64
+
 # Profile-index suffixes NVML's own names carry (nvml.h NVML_GPU_INSTANCE_PROFILE_*_REV1/_GFX/…).
 _SUFFIX = {0x7: "+me", 0x8: "+me", 0xA: "+gfx", 0xB: "+gfx", 0xC: "+gfx", 0xD: "-me", 0xE: "-me",
            0xF: "+me.all", 0x10: "+me.all", 0x11: "+gfx"}
@@ -79,7 +82,9 @@ def probe_mig_devices(calls: Calls, h: Any, profiles: tuple[MigProfile, ...]) ->
             info = _instance_info(calls, gi, gi_id)
             if info is not None:
                 profile = by_id.get(int(info.profileId))
-                placement = MigPlacement(int(info.placement.start), int(info.placement.size))
+                start, size = int(info.placement.start), int(info.placement.size)
+                if 0 <= start < MAX_SLICES and 0 < size <= MAX_SLICES - start:  # else: unknown (warned)
+                    placement = MigPlacement(start, size)
         out.append(MigDevice(uuid=text(calls.get("nvmlDeviceGetUUID", mh, what=f"MIG device {j} UUID")
                                        or ""),
                              gpu_instance_id=int(gi_id or 0), compute_instance_id=int(ci_id or 0),

@@ -7,16 +7,18 @@ Kubernetes' ``deviceattribute`` helper derives ``resource.kubernetes.io/pcieRoot
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
 from dractl.discover.report import PciDevice
-from dractl.discover.sysfs import SysFS
+from dractl.discover.sysfs import SysFS, read_regular
 
 BDF_RE = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
 PCI_DEVICES = "bus/pci/devices"
+MAX_PCI_IDS = 16 * 1024 * 1024  # the full database is ~1.5 MB
 PCI_IDS_LOCATIONS = ("/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids", "/usr/share/pci.ids")
 
 
@@ -136,11 +138,9 @@ class PciIds:
         candidates = [sysfs_root.parent / "pci.ids"] if sysfs_root is not None else []
         candidates += [Path(p) for p in PCI_IDS_LOCATIONS]
         for path in candidates:
-            try:
-                with path.open(encoding="utf-8", errors="replace") as fh:
-                    return cls.parse(fh, str(path))
-            except OSError:
-                continue
+            data = read_regular(path, MAX_PCI_IDS)  # regular files only, bounded (a capture may lie)
+            if data is not None:
+                return cls.parse(io.StringIO(data.decode("utf-8", errors="replace")), str(path))
         return None
 
     def subset_text(self) -> str:

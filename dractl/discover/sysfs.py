@@ -9,8 +9,13 @@ root (``"bus/pci/devices"``); nothing here writes to the tree.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+
+# sysfs attributes are at most a page (4 KiB) of text; a few listings (cpulist, meminfo) stay
+# well under this.  A bigger file is not sysfs (a link to /dev/zero, a corrupt capture): unread.
+MAX_READ = 64 * 1024
 
 
 @dataclass
@@ -54,11 +59,12 @@ class SysFS:
         return found
 
     def read(self, rel: str) -> str | None:
-        """The stripped text of a file, or None when absent/unreadable."""
-        try:
-            text = self._abs(rel).read_text(encoding="utf-8", errors="replace")
-        except (OSError, ValueError):
+        """The stripped text of a file, or None when absent, unreadable, not a regular file (a
+        FIFO would block, a device never ends) or longer than MAX_READ bytes."""
+        data = read_regular(self._abs(rel), MAX_READ)
+        if data is None:
             return None
+        text = data.decode("utf-8", errors="replace")
         if self.recording is not None:
             self._note_links(rel)
             real = self.realpath(rel)
@@ -132,6 +138,30 @@ class SysFS:
                 current = candidate
             if depth > 64:  # pragma: no cover - symlink loops are not sysfs
                 return
+
+
+def read_regular(path: str | os.PathLike[str], limit: int) -> bytes | None:
+    """The bytes of a regular file of at most ``limit`` bytes, else None.  Opened non-blocking and
+    checked with fstat before reading, so a FIFO or device is never read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(limit + 1 - total, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return None if total > limit else b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _kind(path: Path) -> str:
