@@ -60,10 +60,12 @@ def run(size_mb: float = SIZE_MB) -> list[dict[str, Any]]:
         for command in ("validate", "lint"):
             base = peak_rss([command, "--max-input-size", "2G", str(small)])
             peak = peak_rss([command, "--max-input-size", "2G", str(big)])
-            rows.append({"name": f"{command} peak RSS / input ({size / 2**20:.0f} MB)", "value": round(peak / size, 1),
-                         "unit": "x", "target": "", "note": f"peak {peak / 2**20:.0f} MB"})
-            rows.append({"name": f"{command} RSS above start-up / input", "value": round((peak - base) / size, 1),
-                         "unit": "x", "target": "<= 5 x", "note": f"start-up {base / 2**20:.0f} MB"})
+            rows.append({"name": f"{command} peak RSS / input ({size / 2**20:.0f} MB)",
+                         "value": round(peak / size, 1), "unit": "x", "target": "",
+                         "note": f"peak {peak / 2**20:.0f} MB"})
+            rows.append({"name": f"{command} RSS above start-up / input",
+                         "value": round((peak - base) / size, 1), "unit": "x", "target": "<= 5 x",
+                         "note": f"start-up {base / 2**20:.0f} MB"})
     return rows
 
 

@@ -141,7 +141,8 @@ class FakeNvml:
                                  f"{type(table).__name__}", where, f"calls.{name}")
         constants = data.get("constants", {})
         if not isinstance(constants, dict):
-            raise InputError(f"constants must be a mapping, not {type(constants).__name__}", where, "constants")
+            raise InputError(f"constants must be a mapping, not {type(constants).__name__}", where,
+                             "constants")
         for name, value in constants.items():
             if not _CONSTANT_NAME.fullmatch(name) or not _is_int(value) or not 0 <= value <= _MAX_COUNT:
                 raise InputError("a constant must be an NVML_ name with an integer value from 0 to "
