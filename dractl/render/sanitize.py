@@ -207,6 +207,9 @@ def dumps_yaml(doc: Any, **kwargs: Any) -> str:
 
 # Rich ------------------------------------------------------------------------------------------
 
+DIAGNOSTIC_PREFIXES = ("dractl: ", "Warning: ", "Note: ")
+
+
 @cache
 def _safe_console_class() -> Any:
     from rich.console import Console
@@ -217,7 +220,10 @@ def _safe_console_class() -> Any:
         from input reaches the terminal, while Rich's own styling still does."""
 
         def render_str(self, text: str, **kwargs: Any) -> Any:
-            return super().render_str(escape_block(text), **kwargs)
+            # A diagnostic ("dractl: error: …", "Warning: …") is one line by contract: a newline
+            # from input (a file name, a key) must not split it.
+            one_line = text.startswith(DIAGNOSTIC_PREFIXES)
+            return super().render_str(escape_message(text) if one_line else escape_block(text), **kwargs)
 
     return SafeConsole
 

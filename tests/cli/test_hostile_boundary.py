@@ -51,3 +51,12 @@ def test_error_lines_from_the_boundary_are_escaped(tmp_path: Path) -> None:
     r = dractl("validate", "-o", "\x1b[2Jjson", "x.yaml", cwd=tmp_path)
     assert r.returncode == 2
     assert not RAW.search(r.stderr.decode())
+
+
+def test_a_newline_in_a_file_name_never_splits_an_error_line(tmp_path: Path) -> None:
+    (tmp_path / "a\n::error::x.yaml").write_text("key: {{ .Values.x }}\n")
+    for command in ("validate", "lint"):
+        r = dractl(command, ".", cwd=tmp_path)
+        assert r.returncode == 2
+        for line in r.stderr.decode().splitlines():
+            assert line.startswith("dractl: error: "), line
