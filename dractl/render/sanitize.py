@@ -49,7 +49,7 @@ _UNSAFE_RANGES = (
     "\U000e0001\U000e0020-\U000e007f"
 )
 UNSAFE = re.compile(f"[{_UNSAFE_RANGES}]")
-_UNSAFE_BUT_NEWLINE = re.compile(f"[\\x00-\\x09\\x0b-{_UNSAFE_RANGES[len(chr(0) + '-'):]}]")
+_UNSAFE_BUT_NEWLINE = re.compile(f"[\\x00-\\x08\\x0b-{_UNSAFE_RANGES[len(chr(0) + '-'):]}]")
 # json.dumps already escapes C0 inside strings; what is left of C0 is the indentation's newlines.
 _JSON_UNSAFE = re.compile(f"[{_UNSAFE_RANGES[len(chr(0) + '-' + chr(0x1f)):]}]")
 _NAMED = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
@@ -99,7 +99,8 @@ def escape_message(text: str) -> str:
 
 
 def escape_block(text: str) -> str:
-    """Like :func:`escape` but keeps ``\\n``: for multi-line text the renderer composed itself."""
+    """Like :func:`escape` but keeps ``\\n`` and tabs: for multi-line text the renderer composed
+    itself (and the tab-separated lines of shell completion)."""
     if _UNSAFE_BUT_NEWLINE.search(text) is None:
         return text
     return _UNSAFE_BUT_NEWLINE.sub(_sub, text)
