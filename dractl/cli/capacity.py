@@ -14,7 +14,7 @@ from dractl.cli.cluster_options import (
     RequestTimeoutOpt,
 )
 from dractl.cli.env import CliEnv
-from dractl.cli.options import FeatureGatesOpt, output_option
+from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt, output_option
 
 COMMAND = "capacity"
 _, OutputOpt, DEFAULT_OUTPUT = output_option("capacity")
@@ -81,12 +81,7 @@ def capacity(
         None, "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
     ),
     snapshot: str | None = typer.Option(None, "--snapshot", metavar="FILE", help="A dractl snapshot."),
-    kube_version: str | None = typer.Option(
-        None,
-        "--kube-version",
-        metavar="1.34|…|1.37",
-        help="Kubernetes release (default: the snapshot's, else 1.37).",
-    ),
+    kube_version: KubeVersionOpt = None,
     feature_gates: FeatureGatesOpt = None,
     ignore_allocations: bool = typer.Option(
         False, "--ignore-allocations", help="As if no claim held a device."
@@ -131,7 +126,6 @@ def capacity(
     from dractl.explain.capacity import ORDERS, CapacityOptions
     from dractl.explain.capacity import capacity as run
     from dractl.explain.whatif import WhatIf
-    from dractl.render import render
 
     env = CliEnv.of(ctx)
     if order not in ORDERS:
@@ -151,7 +145,8 @@ def capacity(
     source = world_source(snapshot=snapshot, files=files or [], cluster=cluster, warn=env.warn, pods=pods)
     world = source.load(namespace or "default")
     namespace = namespace or getattr(getattr(source, "connection", None), "namespace", None) or "default"
-    version, features, overrides = inp.resolve_features(world, kube_version, feature_gates, env.warn, COMMAND)
+    release = env.release(kube_version, feature_gates, inp.header_of(world))
+    version, features, overrides = release.kube_version, release.features, release.overrides
     spec, extra = inp.target_spec(claim_files or [], claim or [], pod, namespace, version, features, COMMAND)
     opts = CapacityOptions(
         features=features,
@@ -165,7 +160,7 @@ def capacity(
         whatif=WhatIf(ignore_allocations, ignore_taints, tuple(without_node or ())),
     )
     report = run(inp.merge(world, extra), spec, opts)
-    render(report, output, env.out, COMMAND)
+    env.render(report, output)
     raise typer.Exit(report.exit_code)
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dractl.cli.env import CliEnv
-from dractl.cli.options import DEFAULT_KUBE, FeatureGatesOpt, KubeVersionOpt, features_for
+from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt
 from dractl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def discover(ctx: typer.Context,
                                                                  help="Pool name (default: node name).")]
              = None,
              driver: DriverOpt = None,
-             kube_version: KubeVersionOpt = DEFAULT_KUBE,
+             kube_version: KubeVersionOpt = None,
              feature_gates: FeatureGatesOpt = None,
              mig_mode: Annotated[MigMode, typer.Option(
                  "--mig-mode", case_sensitive=False,
@@ -159,14 +159,13 @@ def discover(ctx: typer.Context,
     kinds = parse_kinds(only)
     drivers = parse_drivers(driver, kinds)
     check_names(node, pool, drivers)
-    features, locked = features_for(kube_version.value, feature_gates, "discover")
-    for gate in locked:
-        env.warn(f"--feature-gates: {gate} is locked in Kubernetes {kube_version.value}")
+    release = env.release(kube_version, feature_gates)
     session = run_discovery(DiscoverOptions(node=node or "", kinds=kinds, sysfs_root=sysfs_root,
                                             nvml_fixture=nvml_fixture, record=save_fixture is not None))
     inv = session.inventory
-    result = build(inv, BuildOptions(node=inv.node, pool=pool, kube_version=kube_version.value,
-                                     features=features, mig_mode=mig_mode.value, cpu_mode=cpu_mode.value,
+    result = build(inv, BuildOptions(node=inv.node, pool=pool, kube_version=release.kube_version,
+                                     features=release.features, mig_mode=mig_mode.value,
+                                     cpu_mode=cpu_mode.value,
                                      drivers=drivers, kinds=kinds,
                                      legacy_gpu_attributes=legacy_gpu_attributes))
     for message in [*inv.messages, *result.messages]:

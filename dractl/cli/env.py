@@ -1,7 +1,15 @@
 """CliEnv: what every command gets from the root callback (kubectl's Factory + IOStreams).
 
-Consoles are built lazily, once, with Rich markup, emoji and highlighting off;
-stdout is for data, stderr for diagnostics.
+The API a command uses (see "How to add a command" in :mod:`dractl.cli.root`)::
+
+    env = CliEnv.of(ctx)                       # the environment of the running command
+    release = env.release(kube_version, feature_gates, header)   # version + gates, warned once
+    env.warn("…")                              # "Warning: …" on stderr (engines get it as warn=)
+    env.render(report, output)                 # the one renderer call: registry → stdout
+    raise typer.Exit(report.exit_code)         # the report owns its exit code
+
+Consoles are built lazily, once, with Rich markup, emoji and highlighting off; stdout is for
+data, stderr for diagnostics.
 """
 
 from __future__ import annotations
@@ -14,20 +22,34 @@ if TYPE_CHECKING:
     import typer
     from rich.console import Console
 
+    from dractl.io.release import Release
+    from dractl.io.snapshot_header import SnapshotHeader
+
 
 @dataclass
 class CliEnv:
     debug: bool = False
+    command: str = ""
+    kube_patch: int | None = None
     _out: Console | None = field(default=None, repr=False)
     _err: Console | None = field(default=None, repr=False)
 
     @staticmethod
     def of(ctx: typer.Context) -> CliEnv:
-        """The environment of the running command (a default one when called without the root)."""
+        """The environment of the running command (a default one when called without the root);
+        remembers the command's name (``claim validate``) for messages."""
+        from dractl.cli.options import command_name
+
         root = ctx.find_root()
         if not isinstance(root.obj, CliEnv):
             root.obj = CliEnv()
-        return root.obj
+        env: CliEnv = root.obj
+        if ctx is not root:
+            from dractl.cli.options import KUBE_PATCH
+
+            env.command = command_name(ctx)
+            env.kube_patch = ctx.meta.get(KUBE_PATCH)
+        return env
 
     @property
     def out(self) -> Console:
@@ -44,6 +66,31 @@ class CliEnv:
     def warn(self, message: str) -> None:
         """Print ``Warning: …`` to stderr (engines get this as their ``warn=`` callback)."""
         self.err.print(f"Warning: {message}", soft_wrap=True)
+
+    def error(self, message: str) -> None:
+        """Print ``dractl: error: …`` to stderr for a partial failure the command reports after
+        its output (the exit code says it failed; exceptions are for failures that stop it)."""
+        self.err.print(f"dractl: error: {message}", soft_wrap=True)
+
+    def release(self, kube_version: str | None, feature_gates: str | None,
+                header: SnapshotHeader | None = None) -> Release:
+        """The Kubernetes release and feature gates from ``--kube-version``, ``--feature-gates`` and
+        a snapshot header (:func:`dractl.io.release.resolve_release`; warnings go to stderr)."""
+        from dractl.io.release import KubeVersion, resolve_release
+
+        flag = KubeVersion(kube_version, self.kube_patch) if kube_version and self.kube_patch is not None \
+            else kube_version
+        return resolve_release(flag, feature_gates, header, command=self.command or None, warn=self.warn)
+
+    def render(self, report: Any, output: Any) -> None:
+        """Write ``report`` in the ``-o`` format through the render registry, then each input that
+        could not be read (``report.input_errors``, when it has them) as one line on stderr.
+        Raises UsageError when the report type has no writer for the format."""
+        from dractl.render import render
+
+        render(report, output, self.out, self.command or None)
+        for error in getattr(report, "input_errors", ()):
+            self.error(error.one_line())
 
     def write(self, text: str) -> None:
         """Write raw text (JSON, YAML, SARIF, …) to stdout without Rich processing."""

@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-import dractl.render.explain  # noqa: F401  (registers the explanation writers)
 from dractl.cli.env import CliEnv
-from dractl.cli.options import FeatureGatesOpt, output_option
+from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt, output_option
 from dractl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -57,12 +56,7 @@ def explain_allocation(
     ),
     snapshot: str | None = typer.Option(None, "--snapshot", metavar="FILE", help="A dractl snapshot."),
     node: str | None = typer.Option(None, "--node", metavar="NAME", help="Explain this node only."),
-    kube_version: str | None = typer.Option(
-        None,
-        "--kube-version",
-        metavar="1.34|…|1.37",
-        help="Kubernetes release (default: the snapshot's, else 1.37).",
-    ),
+    kube_version: KubeVersionOpt = None,
     feature_gates: FeatureGatesOpt = None,
     ignore_allocations: bool = typer.Option(
         False, "--ignore-allocations", help="As if no claim held a device."
@@ -87,7 +81,6 @@ def explain_allocation(
     from dractl.explain import inputs as inp
     from dractl.explain.engine import ExplainOptions, explain
     from dractl.explain.whatif import WhatIf
-    from dractl.render import render
 
     env = CliEnv.of(ctx)
     if pods and len(pods) > 1:
@@ -96,7 +89,8 @@ def explain_allocation(
     pod = pods[0] if pods else None
     world = inp.load_world(inp.world_sources(files or [], snapshot), namespace)
     world = inp.with_workload_pod(world, files or [], pod, namespace)
-    version, features, overrides = inp.resolve_features(world, kube_version, feature_gates, env.warn)
+    release = env.release(kube_version, feature_gates, inp.header_of(world))
+    version, features, overrides = release.kube_version, release.features, release.overrides
     _check_allocator(allocator, features)
     spec, extra = inp.target_spec(claim_files or [], claim or [], pod, namespace, version, features)
     world = inp.merge(world, extra)
@@ -111,7 +105,7 @@ def explain_allocation(
         allocator=allocator,
     )
     report = explain(world, spec, opts)
-    render(report, output, env.out, "explain-allocation")
+    env.render(report, output)
     raise typer.Exit(report.exit_code)
 
 

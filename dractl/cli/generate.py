@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from dractl.cli.env import CliEnv
-from dractl.cli.options import FeatureGatesOpt, features_for
+from dractl.cli.options import FeatureGatesOpt, kube_version_callback
 from dractl.errors import UsageError
 
 
@@ -28,10 +28,11 @@ class GenFormat(str, Enum):
 OutOpt = Annotated[
     GenFormat, typer.Option("-o", "--output", help="Output format: yaml, json.", case_sensitive=False)
 ]
-KubeOpt = Annotated[
+KubeOpt = Annotated[  # parsed like every --kube-version (1.35, v1.35, 1.35.2); the command gets the minor
     str,
     typer.Option(
-        "--kube-version", metavar="1.34|…|1.37", help="Kubernetes release the manifest must be valid for."
+        "--kube-version", metavar="1.34|…|1.37", callback=kube_version_callback, is_eager=True,
+        help="Kubernetes release the manifest must be valid for.",
     ),
 ]
 Multi = list[str] | None
@@ -42,18 +43,9 @@ def _opt(*names: str, metavar: str, help: str) -> Any:
 
 
 def _features(kube_version: str, gates: str | None, command: str, env: CliEnv) -> Any:
-    from dractl.model.features import SUPPORTED_KUBE_VERSIONS
+    from dractl.io.release import resolve_release
 
-    if kube_version not in SUPPORTED_KUBE_VERSIONS:
-        raise UsageError(
-            f"--kube-version: unsupported version {kube_version!r}; one of: "
-            f"{', '.join(SUPPORTED_KUBE_VERSIONS)}",
-            command,
-        )
-    features, locked = features_for(kube_version, gates, command)
-    for gate in locked:
-        env.warn(f"feature gate {gate} is locked in Kubernetes {kube_version}; a real cluster ignores it")
-    return features
+    return resolve_release(kube_version, gates, command=command, warn=env.warn).features
 
 
 # Cross-object findings about the rest of the cluster: without a context (-f/--snapshot) they

@@ -22,7 +22,7 @@ from dractl.cli.cluster_options import (
     RequestTimeoutOpt,
 )
 from dractl.cli.env import CliEnv
-from dractl.cli.options import FeatureGatesOpt, output_option
+from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt, output_option
 from dractl.cluster.options import DEFAULT_CHUNK_SIZE
 
 _, AvailabilityOutput, DEFAULT_AVAILABILITY = output_option("availability")
@@ -52,15 +52,6 @@ NamespaceOpt = Annotated[
     typer.Option("-n", "--namespace", metavar="NS", help="Namespace of the claims [default: default]."),
 ]
 AllNamespacesOpt = Annotated[bool, typer.Option("-A", "--all-namespaces", help="Claims of every namespace.")]
-KubeVersionOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--kube-version",
-        metavar="1.34|…|1.37",
-        show_default=False,
-        help="Kubernetes release whose rules apply [default: the snapshot's, else 1.37].",
-    ),
-]
 NoHeadersOpt = Annotated[bool, typer.Option("--no-headers", help="Tables: leave out the column headers.")]
 WatchOpt = Annotated[
     bool, typer.Option("-w", "--watch", help="Re-render whenever the inputs change (Ctrl-C ends).")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from dractl.cli.lint import kind_group
+from dractl.cli.checks import ALL_FLAGS, CheckCommand, kind_group
 
 EXAMPLES = """\b
 Examples:
@@ -21,8 +21,9 @@ DOC = """Validate DeviceClasses like the API server (CEL selectors, config, exte
     Objects of other kinds are ignored.  Exit status as dractl validate.
     """
 
+SPEC = CheckCommand("class validate", DOC, EXAMPLES, kinds=frozenset({"DeviceClass"}),
+                    flags=ALL_FLAGS - {"status"}, cross="snapshot")
+
 
 def register(root: typer.Typer) -> None:
-    app = kind_group("class validate", frozenset({"DeviceClass"}), "DeviceClasses.", DOC, EXAMPLES,
-                     always_cross=False)
-    root.add_typer(app, name="class")
+    root.add_typer(kind_group(SPEC, "DeviceClasses."), name="class")

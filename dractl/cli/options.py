@@ -1,8 +1,12 @@
-"""Shared command-line options, as ``Annotated`` aliases every command reuses.
+"""Shared command-line options: each flag is defined once, here, as an ``Annotated`` alias.
 
-Flag names follow kubectl where the meaning overlaps (``-o``).  ``output_option(report_type)``
-builds the ``-o/--output`` option of a report command from the formats its report type
-supports (the render registry), so help, completion and the error for a wrong format agree.
+Flag names follow kubectl where the meaning overlaps (``-o``, ``--no-headers``).  A command
+declares ``kube_version: KubeVersionOpt = None`` and hands the value to
+:func:`dractl.io.release.resolve_release` (through ``CliEnv.release``): the option accepts
+``1.35``, ``v1.35``, ``1.35.2`` and ``v1.35.2`` and rejects anything else with one
+kubectl-style message.  ``output_option(report_type)`` builds the ``-o/--output`` option of
+a report command from the formats its report type registers (the render registry), so help,
+completion and the error for a wrong format come from one place.
 """
 
 from __future__ import annotations
@@ -13,22 +17,43 @@ from enum import Enum
 from typing import Annotated, Any
 
 import typer
+from typer import CallbackParam as Parameter
+from typer import Context
 
 from dractl.errors import UsageError
-from dractl.model.features import DEFAULT_KUBE_VERSION, SUPPORTED_KUBE_VERSIONS, Features
-from dractl.render import Format, format_enum
+from dractl.render import Format, allowed_formats, format_enum
 
-KubeVersion = Enum("KubeVersion", {f"V{v.replace('.', '_')}": v for v in SUPPORTED_KUBE_VERSIONS},  # type: ignore[misc]
-                   type=str)
-DEFAULT_KUBE = KubeVersion(DEFAULT_KUBE_VERSION)
 DEFAULT_MAX_INPUT_SIZE = "512Mi"
 
+
+def command_name(ctx: Any) -> str:
+    """``validate``, ``claim validate``: the command path without the program name."""
+    path = str(getattr(ctx, "command_path", "") or "")
+    return path.split(" ", 1)[1] if " " in path else path
+
+
+KUBE_PATCH = "dractl.kube_patch"
+
+
+def kube_version_callback(ctx: Context, param: Parameter, value: str | None) -> str | None:
+    """Parse at the command line (the error names the flag and its value, as kubectl does, and
+    comes before any other: the option is eager).  The command gets the minor (``v1.35.2`` →
+    ``1.35``); the patch, when given, waits in ``ctx.meta[KUBE_PATCH]`` for ``CliEnv.release``."""
+    if value is None:
+        return None
+    from dractl.io.release import parse_kube_version
+
+    parsed = parse_kube_version(value, command_name(ctx))
+    ctx.meta[KUBE_PATCH] = parsed.patch
+    return parsed.minor
+
+
 OutputOpt = Annotated[Format, typer.Option("-o", "--output", help="Output format.", case_sensitive=False)]
-KubeVersionOpt = Annotated[KubeVersion, typer.Option(
-    "--kube-version", help="Kubernetes release whose API and rules apply.")]
-SnapshotKubeVersionOpt = Annotated[KubeVersion | None, typer.Option(
-    "--kube-version", show_default=False,
-    help="Kubernetes release whose API and rules apply [default: a snapshot's server version, else 1.37].")]
+KubeVersionOpt = Annotated[str | None, typer.Option(
+    "--kube-version", metavar="1.34|…|1.37", callback=kube_version_callback, is_eager=True,
+    show_default=False,
+    help="Kubernetes release whose API and rules apply (1.35, v1.35 or 1.35.2) "
+         "[default: a snapshot's server version, else 1.37].")]
 FeatureGatesOpt = Annotated[str | None, typer.Option(
     "--feature-gates", metavar="NAME=BOOL,...",
     help="DRA feature gates to override (Kubernetes gate names), e.g. DRAListTypeAttributes=true.")]
@@ -41,6 +66,14 @@ MaxInputSizeOpt = Annotated[str, typer.Option(
     "--max-input-size", metavar="SIZE", help="Refuse inputs larger than this (bytes, or e.g. 64Mi, 1G).")]
 PathsArg = Annotated[list[str] | None, typer.Argument(
     metavar="PATH", help="Files or directories of YAML/JSON manifests; '-' reads stdin.", show_default=False)]
+SnapshotOpt = Annotated[str | None, typer.Option(
+    "--snapshot", metavar="FILE", help="Cluster context for the cross-object checks (a dractl snapshot).")]
+OldOpt = Annotated[list[str] | None, typer.Option(
+    "--old", metavar="FILE", help="Previous versions of the objects: apply the update rules (UPD-…).")]
+ExplainOpt = Annotated[str | None, typer.Option(
+    "--explain", metavar="RULE", help="Describe a rule id and exit.")]
+NoHeadersOpt = Annotated[bool, typer.Option(
+    "--no-headers", help="Tables: leave out the column headers (kubectl's --no-headers).")]
 
 
 RuntimeConfigOpt = Annotated[list[str] | None, typer.Option(
@@ -132,31 +165,33 @@ def ci_finish(report: Any, docs: Any, run: CiRun) -> Any:
     return replace(report, rules={**report.rules, **missing}) if missing else report
 
 
-def config_version(flag: str | None, run: CiRun, command: str) -> tuple[str | None, int | None]:
-    """``--kube-version`` when given, else the config file's ``kubeVersion`` (1.36, v1.36, 1.36.2):
-    (minor or None, patch or None).  UsageError for a config version dractl does not support."""
-    from dractl.model.features import parse_kube_version
-
-    text = flag if flag is not None else run.config.kube_version
-    if text is None:
-        return None, None
-    try:
-        minor, patch = parse_kube_version(str(getattr(text, "value", text)))
-    except ValueError as e:
-        raise UsageError(f"--kube-version: {e}", command) from None
-    if minor not in SUPPORTED_KUBE_VERSIONS:
-        raise UsageError(f"--kube-version: unsupported version {minor!r}; one of: "
-                         f"{', '.join(SUPPORTED_KUBE_VERSIONS)}", command)
-    return minor, patch
-
-
 def output_option(report_type: str, default: Format = Format.TABLE) -> tuple[type[Enum], Any, Any]:
-    """``(enum, Annotated alias, default member)`` of ``-o/--output`` for ``report_type``."""
+    """``(enum, Annotated alias, default)`` of ``-o/--output`` for ``report_type``.
+
+    The option takes any text and checks it against the registry when parsed, so a wrong
+    format gets the registry's message ("--output sarif is not supported by selector check;
+    one of: table, json") on every command; the command receives the format's name
+    (lower-case) and hands it to ``env.render(report, output)``.  ``enum`` lists the formats.
+    """
     enum = format_enum(report_type)
-    names = ", ".join(m.value for m in enum)
-    alias = Annotated[enum, typer.Option(  # type: ignore[valid-type]
-        "-o", "--output", help=f"Output format: {names}.", case_sensitive=False)]
-    return enum, alias, enum(default.value)
+    names = [f.value for f in allowed_formats(report_type)]
+
+    def check(ctx: Context, param: Parameter, value: str | None) -> str | None:
+        if value is None:
+            return None
+        chosen = value.strip().lower()
+        if chosen not in names:
+            raise UsageError(f"--output {value} is not supported by {command_name(ctx)}; one of: "
+                             f"{', '.join(names)}", command_name(ctx))
+        return chosen
+
+    def complete(incomplete: str) -> list[str]:
+        return [n for n in names if n.startswith(incomplete.lower())]
+
+    alias = Annotated[str, typer.Option(
+        "-o", "--output", metavar="FORMAT", callback=check, autocompletion=complete,
+        help=f"Output format: {', '.join(names)}.")]
+    return enum, alias, default.value
 
 
 _SIZE = re.compile(r"^\s*(\d+)\s*([kKMGT]i?|[kKMGT]i?B|B)?\s*$")
@@ -175,27 +210,3 @@ def parse_size(text: str, command: str | None = None) -> int:
     if value <= 0:
         raise UsageError("--max-input-size must be greater than zero", command)
     return value
-
-
-def kube_version_for(flag: Enum | str | None, snapshot_header: dict[str, Any] | None) -> str:
-    """``--kube-version`` when given, else a snapshot header's supported server version
-    (``v1.36.2`` → ``1.36``), else the default (1.37)."""
-    if flag is not None:
-        return str(flag.value if isinstance(flag, Enum) else flag)
-    server = str((snapshot_header or {}).get("serverVersion") or "")
-    minor = ".".join(server.lstrip("v").split(".")[:2])
-    return minor if minor in SUPPORTED_KUBE_VERSIONS else DEFAULT_KUBE_VERSION
-
-
-def features_for(kube_version: str, spec: str | None,
-                 command: str | None = None) -> tuple[Features, list[str]]:
-    """The effective gates of a release with ``--feature-gates`` applied, plus the gate names
-    set against what that release locks (the caller warns).  Raises UsageError."""
-    base = Features.for_version(kube_version)
-    if not spec:
-        return base, []
-    try:
-        features = Features.parse(spec, base)
-    except ValueError as e:
-        raise UsageError(f"--feature-gates: {e}", command) from None
-    return features, features.locked_overrides(kube_version)

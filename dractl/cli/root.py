@@ -1,8 +1,42 @@
-"""The root Typer app: global options and command-group registration.
+"""The root Typer app: global options and command registration.
 
 Imported only when the command tree is built (not for ``--version``).
-To add a command group, write ``dractl/cli/<group>.py`` with a
-``register(app)`` function and add one line to :func:`register_groups`.
+
+How to add a command
+====================
+
+1. Engine: a pure function returning a report dataclass with ``report_type`` (a ClassVar),
+   ``to_dict()`` (the ``dractl/v1alpha1`` envelope: ``apiVersion``, ``kind``, ``items``,
+   ``summary``) and an ``exit_code`` property.  Publish its JSON schema in
+   ``schemas/output/<report-type>.schema.json``.
+2. Renderers: ``register(REPORT_TYPE, Format.TABLE, "dractl.render.mine:write_table")`` for each
+   format in a module under ``dractl/render/``, and add that module to
+   ``dractl.render.registry.PROVIDERS`` (or reuse ``register_findings_report``).  Tables go
+   through :func:`dractl.render.table.write_rows` and so pipe cleanly, honour
+   ``--no-headers`` and have a ``wide`` variant for free.
+3. Command: ``dractl/cli/<name>.py`` with a thin function and a ``register(app)``::
+
+       _, OutputOpt, DEFAULT_OUTPUT = output_option("taints")
+
+       def taints(ctx: typer.Context, snapshot: SnapshotOpt = None,
+                  kube_version: KubeVersionOpt = None, feature_gates: FeatureGatesOpt = None,
+                  output: OutputOpt = DEFAULT_OUTPUT) -> None:
+           \"\"\"Show device and node taints, and which claims tolerate them.\"\"\"  # --help
+           env = CliEnv.of(ctx)
+           release = env.release(kube_version, feature_gates, header)   # one resolver
+           report = inventory.taints(objects, release.features, warn=env.warn)
+           env.render(report, output)              # one renderer call; -o errors are the registry's
+           raise typer.Exit(report.exit_code)
+
+       def register(app: typer.Typer) -> None:
+           app.command("taints", epilog=EXAMPLES)(taints)
+
+   Every flag comes from :mod:`dractl.cli.options` (one definition each: ``--kube-version``,
+   ``--feature-gates``, ``-o`` via ``output_option``, ``--snapshot``, ``--no-headers``, …).
+   Commands never print, never catch exceptions, and import engines inside the function.
+4. Register it in :func:`register_groups` (the module's name in its import and its tuple).
+5. Golden cases under ``tests/golden/<command>/<case>/``; the command-tree test checks the
+   docstring, the Examples epilog, kebab-case flags, ``-o`` and the JSON schema.
 """
 
 from __future__ import annotations
@@ -17,7 +51,6 @@ HELP = """dractl: a toolkit for Kubernetes Dynamic Resource Allocation (DRA).
 Discover devices, validate DRA manifests like the API server, try CEL selectors,
 and explain why a claim is (or is not) allocated."""
 
-
 def _root(ctx: typer.Context,
           debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
           version: bool = typer.Option(False, "--version", help="Print the version and exit."),
@@ -29,19 +62,27 @@ def _root(ctx: typer.Context,
 
 
 def register_groups(app: typer.Typer) -> None:
-    """Add every working command group (one line each, alphabetical)."""
-    from dractl.cli import capacity, discover, explain, validate
+    """Add every command module: its name in the import and in the tuple (alphabetical).  Plain
+    imports, so import-linter and the import-cycle test see every command module."""
+    from dractl.cli import (
+        capacity,
+        claim,
+        completion,
+        discover,
+        explain,
+        generate,
+        inventory,
+        klass,
+        lint,
+        selector,
+        slice,
+        snapshot,
+        validate,
+    )
 
-    capacity.register(app)
-    discover.register(app)
-    explain.register(app)
-    __import__("dractl.cli.inventory", fromlist=["register"]).register(app)  # availability, claims, health, …
-    validate.register(app)
-    __import__("dractl.cli.lint", fromlist=["register"]).register(app)  # lint, claim/slice/class validate
-    __import__("dractl.cli.selector", fromlist=["register"]).register(app)  # selector check/eval
-    __import__("dractl.cli.generate", fromlist=["register"]).register(app)  # generate claim|class|slice|…
-    __import__("dractl.cli.snapshot", fromlist=["register"]).register(app)  # snapshot (live cluster)
-    __import__("dractl.cli.completion", fromlist=["register"]).register(app)  # completion, __complete
+    for module in (capacity, claim, completion, discover, explain, generate, inventory, klass, lint, selector,
+                   slice, snapshot, validate):
+        module.register(app)
 
 
 def build_app() -> typer.Typer:

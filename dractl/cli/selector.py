@@ -6,19 +6,17 @@
 from __future__ import annotations
 
 import json
-from enum import Enum, StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dractl.cli.env import CliEnv
 from dractl.cli.options import (
-    DEFAULT_KUBE,
     DEFAULT_MAX_INPUT_SIZE,
     FeatureGatesOpt,
     KubeVersionOpt,
     MaxInputSizeOpt,
-    features_for,
     parse_size,
 )
 from dractl.errors import EXIT_FINDINGS, EXIT_INPUT, UsageError
@@ -60,15 +58,11 @@ Examples:
 """
 
 
-def _features(kube_version: Any, feature_gates: str | None, env: CliEnv, command: str) -> Features:
-    version = str(kube_version.value if isinstance(kube_version, Enum) else kube_version)
-    features, locked = features_for(version, feature_gates, command)
-    for gate in locked:
-        env.warn(f"feature gate {gate} is locked in Kubernetes {version}; a real cluster ignores it")
-    return features
+def _features(kube_version: str | None, feature_gates: str | None, env: CliEnv) -> Features:
+    return env.release(kube_version, feature_gates).features
 
 
-def check(ctx: typer.Context, expressions: ExprsArg, kube_version: KubeVersionOpt = DEFAULT_KUBE,
+def check(ctx: typer.Context, expressions: ExprsArg, kube_version: KubeVersionOpt = None,
           feature_gates: FeatureGatesOpt = None,
           output: OutputOpt = SelectorOutput.TABLE) -> None:
     """Check selectors as the API server does for a new object: length, compile and type
@@ -79,7 +73,7 @@ def check(ctx: typer.Context, expressions: ExprsArg, kube_version: KubeVersionOp
     from dractl.cel.playground import check_expression
 
     env = CliEnv.of(ctx)
-    features = _features(kube_version, feature_gates, env, "selector check")
+    features = _features(kube_version, feature_gates, env)
     results = [check_expression(e, features) for e in expressions]
     if output is SelectorOutput.JSON:
         env.write(json.dumps([r.to_dict() for r in results], indent=2))
@@ -134,7 +128,7 @@ def evaluate(ctx: typer.Context, expressions: ExprsArg,
              files: Annotated[list[str], typer.Option(
                  "-f", "--filename", metavar="PATH",
                  help="ResourceSlice files or directories ('-' for stdin); repeatable.")] = [],  # noqa: B006
-             kube_version: KubeVersionOpt = DEFAULT_KUBE, feature_gates: FeatureGatesOpt = None,
+             kube_version: KubeVersionOpt = None, feature_gates: FeatureGatesOpt = None,
              max_input_size: MaxInputSizeOpt = DEFAULT_MAX_INPUT_SIZE,
              output: OutputOpt = SelectorOutput.TABLE) -> None:
     """Evaluate selectors on the devices of ResourceSlices, as the scheduler's allocator does:
@@ -150,7 +144,7 @@ def evaluate(ctx: typer.Context, expressions: ExprsArg,
     if not files:
         raise UsageError("missing -f PATH (ResourceSlice files or directories, '-' for stdin)",
                          "selector eval")
-    features = _features(kube_version, feature_gates, env, "selector eval")
+    features = _features(kube_version, feature_gates, env)
     devices, nodes = _load_devices(files, max_input_size, env)
     if not devices:
         env.warn("no ResourceSlice devices in the given files: nothing to evaluate")

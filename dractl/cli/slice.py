@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from dractl.cli.lint import kind_group
+from dractl.cli.checks import ALL_FLAGS, CheckCommand, kind_group
 
 EXAMPLES = """\b
 Examples:
@@ -25,8 +25,9 @@ DOC = """Validate ResourceSlices like the API server, then pools across them (ge
     Objects of other kinds are ignored.  Exit status as dractl validate.
     """
 
+SPEC = CheckCommand("slice validate", DOC, EXAMPLES, kinds=frozenset({"ResourceSlice"}),
+                    flags=ALL_FLAGS - {"status"}, cross="always")
+
 
 def register(root: typer.Typer) -> None:
-    app = kind_group("slice validate", frozenset({"ResourceSlice"}), "ResourceSlices.", DOC, EXAMPLES,
-                     always_cross=True)
-    root.add_typer(app, name="slice")
+    root.add_typer(kind_group(SPEC, "ResourceSlices."), name="slice")

@@ -8,11 +8,12 @@ the Kubernetes version and feature gates default to the snapshot's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dractl.errors import InputError, SourcePos, UsageError
 from dractl.explain.engine import TargetSpec
+from dractl.io.snapshot_header import SnapshotHeader
 from dractl.io.sources import (
     FileSource,
     SnapshotSource,
@@ -22,7 +23,7 @@ from dractl.io.sources import (
 )
 from dractl.io.world import World, build_world
 from dractl.model import objects as o
-from dractl.model.features import DEFAULT_KUBE_VERSION, SUPPORTED_KUBE_VERSIONS, Features
+from dractl.model.features import Features
 
 COMMAND = "explain-allocation"
 NO_WORLD = (
@@ -72,6 +73,13 @@ def load_world(sources: Sequence[WorldSource], namespace: str) -> World:
         sources=[x for w in worlds for x in w.sources],
         skipped=sum(w.skipped for w in worlds),
     )
+
+
+def header_of(world: World) -> SnapshotHeader | None:
+    """What the world's snapshot header said about its cluster (None for plain files)."""
+    if world.kube_version is None and not world.feature_gates:
+        return None
+    return SnapshotHeader(server_version=world.kube_version, feature_gates=dict(world.feature_gates or {}))
 
 
 def merge(world: World, extra: Sequence[o.DRAObject]) -> World:
@@ -151,44 +159,6 @@ def reject_invalid(docs: Iterable[object], kube_version: str, features: Features
                 SourcePos(f.file, f.document, f.line, f.column),
                 f.path or None,
             )
-
-
-def resolve_features(
-    world: World, kube_version: str | None, gates: str | None, warn: Callable[[str], None],
-    command: str = COMMAND,
-) -> tuple[str, Features, tuple[str, ...]]:
-    """Version: flag, else the snapshot's, else the default; gates: the version's defaults,
-    then the snapshot's recorded gates, then ``--feature-gates`` (warned when locked)."""
-    if kube_version is not None and kube_version not in SUPPORTED_KUBE_VERSIONS:
-        raise UsageError(
-            f"--kube-version {kube_version}: one of {', '.join(SUPPORTED_KUBE_VERSIONS)}", command
-        )
-    version = kube_version or world.kube_version or DEFAULT_KUBE_VERSION
-    if version not in SUPPORTED_KUBE_VERSIONS:
-        warn(f"the snapshot is from Kubernetes {version}; explaining with {DEFAULT_KUBE_VERSION} rules")
-        version = DEFAULT_KUBE_VERSION
-    try:
-        features = Features.for_version(version)
-        if world.feature_gates:
-            known = {k: v for k, v in world.feature_gates.items() if _known_gate(k)}
-            features = Features.from_mapping(known, features)
-        overrides: tuple[str, ...] = ()
-        if gates:
-            features = Features.parse(gates, features)
-            overrides = tuple(p.strip() for p in gates.split(",") if p.strip())
-    except ValueError as e:
-        raise UsageError(f"--feature-gates: {e}" if gates else str(e), command) from None
-    for gate in features.locked_overrides(version):
-        warn(f"feature gate {gate} is locked in Kubernetes {version}; a real cluster ignores the override")
-    return version, features, overrides
-
-
-def _known_gate(name: str) -> bool:
-    try:
-        Features.from_mapping({name: True})
-    except ValueError:
-        return False
-    return True
 
 
 def with_workload_pod(world: World, files: Sequence[str], ref: str | None, namespace: str) -> World:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 SNAPSHOT_API_VERSION = "dractl/v1alpha1"
@@ -27,3 +29,44 @@ def header_errors(raw: dict[str, Any]) -> list[tuple[str, str]]:
             if not isinstance(value, bool):
                 problems.append((f"featureGates[{name}]", f"expected true or false, not {value!r}"))
     return problems
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotHeader:
+    """What a snapshot header says about its cluster, typed.
+
+    ``server_version`` is the API server's version as recorded (``v1.36.2``), None when the
+    header does not say; ``feature_gates`` the gates the cluster ran with (empty when not
+    recorded); ``time`` when the snapshot was taken.  A live cluster's adapter builds one of
+    these from discovery, so every command resolves versions the same way
+    (:func:`dractl.io.release.resolve_release`).
+    """
+
+    server_version: str | None = None
+    feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    time: str | None = None
+
+    @property
+    def minor(self) -> str | None:
+        """``v1.36.2`` → ``"1.36"``; None when there is no version or it has no minor."""
+        if not self.server_version:
+            return None
+        parts = self.server_version.strip().lstrip("vV").split(".")
+        if len(parts) < 2 or not parts[0].isdigit():
+            return None
+        minor = "".join(ch for ch in parts[1] if ch.isdigit())  # "36+" (GKE) → "36"
+        return f"{parts[0]}.{minor}" if minor else None
+
+    @classmethod
+    def from_raw(cls, raw: Mapping[str, Any] | None) -> SnapshotHeader | None:
+        """The typed header of a header document (as loaded); None for None.  Fields with the
+        wrong type are left out (:func:`header_errors` reports them when the file is read)."""
+        if raw is None:
+            return None
+        version = raw.get("serverVersion") or raw.get("kubeVersion")
+        gates = raw.get("featureGates")
+        time = raw.get("time")
+        return cls(server_version=version if isinstance(version, str) else None,
+                   feature_gates={str(k): v for k, v in gates.items() if isinstance(v, bool)}
+                   if isinstance(gates, Mapping) else {},
+                   time=time if isinstance(time, str) else None)

@@ -26,7 +26,12 @@ Writer = Callable[[Any, Any], None]
 # A writer, or "module:function" naming one (imported only when that format is rendered).
 _WRITERS: dict[tuple[str, Format], Writer | str] = {}
 # Modules that register writers when imported (lazily, on the first render/allowed_formats).
-_PROVIDERS = ("dractl.render.validation", "dractl.render.capacity")
+# A new report type's writer module is added here (one line).
+PROVIDERS = [
+    "dractl.render.capacity",
+    "dractl.render.explain",
+    "dractl.render.validation",
+]
 _loaded = False
 
 
@@ -48,7 +53,7 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        for name in _PROVIDERS:
+        for name in PROVIDERS:
             importlib.import_module(name)
 
 

@@ -39,6 +39,14 @@ def explain(rule_id: str) -> str | None:
     return None
 
 
+def describe(rule_id: str) -> str:
+    """The one-line meaning of ``rule_id`` (for SARIF and reports); "" for an unknown id."""
+    rule = rule_id.strip().upper()
+    if rule in TEXTS:
+        return TEXTS[rule][0]
+    return _engine_rules().get(rule, "")
+
+
 def suggest(rule_id: str) -> list[str]:
     """Known ids that start like ``rule_id`` (for "did you mean")."""
     head = rule_id.strip().upper()

@@ -11,7 +11,7 @@ Pure: never prints, never mutates the documents.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -70,7 +70,56 @@ def validate_docs(docs: Sequence[Doc], opts: ValidateOptions, *, input_errors: S
         result, found = check_doc(doc, opts)
         objects.append(result)
         findings.extend(found)
-    return ValidationReport.build(opts.kube_version, findings, objects, input_errors, files, RULES)
+    return ValidationReport.build(opts.kube_version, findings, objects, input_errors, files, RULES,
+                                  strict=opts.strict)
+
+
+def _no_warn(message: str) -> None:
+    """Default ``warn``: drop the warning (commands pass ``CliEnv.warn``)."""
+
+
+def check(docs: Sequence[Doc], opts: ValidateOptions, *, context_docs: Sequence[Doc] = (),
+          input_errors: Sequence[InputError] = (), files: Iterable[str] = (),
+          kinds: frozenset[str] | None = None, cross: bool = False,
+          warn: Callable[[str], None] = _no_warn) -> ValidationReport:
+    """The one validation call of every command (validate, lint, claim/slice/class validate).
+
+    ``docs`` are the inputs; ``kinds`` keeps only objects of those kinds (objects without a kind,
+    or with a misspelled kind in the DRA group, are kept: they are reported, not skipped) and
+    warns how many were left out; ``cross`` adds the cross-object lint of the inputs together
+    with ``context_docs`` (a snapshot's objects, only read).  ``input_errors`` (inputs that
+    could not be read) and ``files`` (every file read) feed the summary and the exit code.
+    Every rule used gets its one-line description (SARIF).  Pure apart from ``warn``."""
+    from dractl.validate.catalog import describe
+
+    selected = [d for d in docs if kinds is None or _selected(d.raw, kinds)]
+    if len(selected) < len(docs):
+        warn(f"ignored {len(docs) - len(selected)} object(s) of other kinds")
+    report = validate_docs(selected, opts, input_errors=input_errors, files=files)
+    findings: list[Finding] = list(report.findings)
+    from dractl.validate.lint import admin_namespace_findings, lint, settle_offline_warnings
+
+    # Admin access in a namespace that is among the inputs (or the context) has an exact answer.
+    findings = settle_offline_warnings(findings, selected, context_docs)  # type: ignore[arg-type]
+    if cross:
+        findings += lint(selected, opts, context_docs=context_docs)  # type: ignore[arg-type]
+    else:
+        findings += admin_namespace_findings(selected, opts,  # type: ignore[arg-type]
+                                             context_docs=context_docs)  # type: ignore[arg-type]
+    rules = {f.rule: describe(f.rule) or RULES.get(f.rule, "") for f in findings}
+    return ValidationReport.build(opts.kube_version, findings, report.objects, report.input_errors,
+                                  files, rules, strict=opts.strict)
+
+
+def _selected(raw: dict[str, Any], kinds: frozenset[str]) -> bool:
+    """An object of ``kinds``, or a DRA document whose kind is missing or misspelled: those are
+    reported.  Anything else (another kind of the group such as ResourcePoolStatusRequest, a
+    document with neither apiVersion nor kind) is outside the family and ignored."""
+    kind, api_version = raw.get("kind"), raw.get("apiVersion")
+    if kind in kinds:
+        return True
+    in_group = str(api_version or "").startswith(f"{versions.GROUP}/")
+    return in_group and (not kind or kind not in versions.DRA_KINDS)
 
 
 def explain_rule(rule: str) -> str | None:

@@ -84,7 +84,8 @@ class Summary:
 class ValidationReport:
     """Findings (sorted by file, document, line, column, rule), inputs that could not be read,
     the objects seen, and the summary.  ``rules`` maps each rule id used to a one-line
-    description (for SARIF and ``--explain``)."""
+    description (for SARIF and ``--explain``); ``strict`` (``--strict``) makes warnings fail
+    the exit code."""
 
     report_type: ClassVar[str] = "validation"
 
@@ -94,12 +95,14 @@ class ValidationReport:
     summary: Summary
     rules: Mapping[str, str] = field(default_factory=dict)
     suppressed: tuple[tuple[Finding, Suppression], ...] = ()   # silenced findings, with why
+    strict: bool = False
 
     @classmethod
     def build(cls, kube_version: str, findings: Iterable[Finding], objects: Sequence[ObjectResult],
               input_errors: Sequence[InputError] = (), files: Iterable[str] = (),
               rules: Mapping[str, str] | None = None,
-              suppressed: Iterable[tuple[Finding, Suppression]] = ()) -> ValidationReport:
+              suppressed: Iterable[tuple[Finding, Suppression]] = (), *,
+              strict: bool = False) -> ValidationReport:
         ordered = tuple(sorted(findings, key=Finding.sort_key))
         silenced = tuple(sorted(suppressed, key=lambda pair: pair[0].sort_key()))
         checked = [o for o in objects if o.checked]
@@ -115,14 +118,15 @@ class ValidationReport:
             suppressed=len(silenced), suppressed_by_rule=Counter(f.rule for f, _ in silenced))
         used = {f.rule for f in ordered} | {f.rule for f, _ in silenced}
         descriptions = {r: d for r, d in (rules or {}).items() if r in used}
-        return cls(ordered, tuple(input_errors), tuple(objects), summary, descriptions, silenced)
+        return cls(ordered, tuple(input_errors), tuple(objects), summary, descriptions, silenced, strict)
 
-    def exit_code(self, strict: bool = False) -> int:
+    @property
+    def exit_code(self) -> int:
         """2 when any input could not be read (even if others had findings); 1 on any
-        error finding (any warning too under ``strict``); else 0."""
+        error finding (any warning too when ``strict``); else 0."""
         if self.input_errors:
             return EXIT_INPUT
-        if self.summary.errors or (strict and self.summary.warnings):
+        if self.summary.errors or (self.strict and self.summary.warnings):
             return EXIT_FINDINGS
         return EXIT_OK
 

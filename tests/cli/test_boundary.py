@@ -46,7 +46,7 @@ def test_unknown_command(run_cli) -> None:
 def test_bad_option_value(run_cli) -> None:
     result = run_cli(["validate", "--kube-version", "1.20", "x.yaml"])
     assert result.exit_code == 2
-    assert result.stderr.startswith("dractl: error: Invalid value for '--kube-version'")
+    assert result.stderr.startswith('dractl: error: invalid argument "1.20" for "--kube-version" flag: ')
 
 
 def test_dractl_usage_error_from_a_command(run_cli, claim: Path) -> None:

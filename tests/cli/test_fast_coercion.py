@@ -78,9 +78,8 @@ def test_common_commands_do_not_import_pydantic(tmp_path: Path, args: list[str])
         assert json.loads(proc.stdout)["kind"] == "ValidationReport"
 
 
-def test_a_bad_choice_still_gets_typers_message(tmp_path: Path) -> None:
-    (tmp_path / "c.yaml").write_text("kind: x\n")
-    proc = subprocess.run([sys.executable, "-m", "dractl.cli.app", "validate", str(tmp_path / "c.yaml"),
-                           "--kube-version", "1.2"], capture_output=True, text=True, check=False, timeout=60)
+def test_a_bad_choice_still_gets_typers_message() -> None:
+    proc = subprocess.run([sys.executable, "-m", "dractl.cli.app", "discover", "--mig-mode", "bogus"],
+                          capture_output=True, text=True, check=False, timeout=60)
     assert proc.returncode == 2
-    assert "Invalid value for '--kube-version': Value error, '1.2' is not one of '1.34'" in proc.stderr
+    assert "Invalid value for '--mig-mode': Value error, 'bogus' is not one of 'static'" in proc.stderr

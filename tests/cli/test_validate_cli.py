@@ -133,10 +133,11 @@ def test_snapshot_header_sets_the_default_kube_version(run_cli, tmp_path: Path) 
     (None, None, "1.37"), ("1.35", {"serverVersion": "v1.36.0"}, "1.35"), (None, {"serverVersion": "v1.34.3"}, "1.34"),
     (None, {"serverVersion": "v1.29.0"}, "1.37"), (None, {"serverVersion": None}, "1.37"),
 ])
-def test_kube_version_for(flag: str | None, header: dict | None, expected: str) -> None:
-    from dractl.cli.options import kube_version_for
+def test_release_version_precedence(flag: str | None, header: dict | None, expected: str) -> None:
+    from dractl.io.release import resolve_release
+    from dractl.io.snapshot_header import SnapshotHeader
 
-    assert kube_version_for(flag, header) == expected
+    assert resolve_release(flag, None, SnapshotHeader.from_raw(header)).kube_version == expected
 
 
 @pytest.mark.parametrize("text, value", [("1048576", 1048576), ("64Mi", 64 * 2**20), ("1G", 10**9), ("1GB", 10**9),

@@ -15,7 +15,7 @@ import pytest
     (["--node", "Bad_Node"], "--node 'Bad_Node': must be a lower-case DNS subdomain"),
     (["--pool", "A_B", "-o", "yaml"], "--pool 'A_B': must be DNS subdomains joined by '/'"),
     (["--driver", "foo=x.com"], "--driver 'foo=x.com': expected KIND=NAME"),
-    (["--kube-version", "1.33"], "'1.33' is not one of '1.34', '1.35', '1.36', '1.37'"),
+    (["--kube-version", "1.33"], "unsupported Kubernetes release 1.33; one of: 1.34, 1.35, 1.36, 1.37"),
     (["--feature-gates", "DRAAdminAccess=maybe"], "--feature-gates: invalid feature gate"),
     (["--sysfs-root", "/nonexistent-qa"], "--sysfs-root: not a directory"),
     (["--only", "gpu", "--nvml-fixture", "/nonexistent-qa.json"], "cannot read NVML fixture"),

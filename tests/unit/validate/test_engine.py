@@ -54,7 +54,7 @@ def rules(findings: list[Finding]) -> list[tuple[str, str, str]]:
 
 def test_valid_claim() -> None:
     found, report = run(CLAIM)
-    assert found == [] and report.exit_code() == 0
+    assert found == [] and report.exit_code == 0
     assert report.summary.objects == 1 and dict(report.summary.by_kind) == {"ResourceClaim": 1}
 
 
@@ -152,7 +152,7 @@ def test_beta_version_not_served_by_default_is_an_error_and_still_checked() -> N
     assert "not served by a default Kubernetes v1.37 API server" in found[0].message
     assert found[0].message.endswith("; use resource.k8s.io/v1, or --runtime-config resource.k8s.io/v1beta2=true "
                                      "if your cluster enables it")
-    assert report.exit_code() == 1
+    assert report.exit_code == 1
     enabled, _ = run(beta, runtime=RuntimeConfig.parse("resource.k8s.io/v1beta2=true"))
     assert rules(enabled) == [("API-VERSION-DEPRECATED", "warning", "apiVersion"),
                               ("SCHEMA-UNKNOWN-FIELD", "error", "spec.bogus")]
@@ -162,7 +162,7 @@ def test_not_served_version_is_an_error_without_schema_findings() -> None:
     old = {"apiVersion": "resource.k8s.io/v1alpha2", "kind": "ResourceClaim", "spec": {"resourceClassName": "x"}}
     found, report = run(old)
     assert rules(found) == [("API-VERSION-NOT-SERVED", "error", "apiVersion")]
-    assert report.exit_code() == 1
+    assert report.exit_code == 1
 
 
 def test_alpha_version_is_an_error_and_still_checked() -> None:
@@ -215,13 +215,15 @@ def test_semantic_rules_run_only_after_decoding_succeeds(monkeypatch: pytest.Mon
 def test_report_exit_codes_and_order() -> None:
     warn = {**CLAIM, "apiVersion": "resource.k8s.io/v1beta1", "spec": {}}
     _, report = run(warn, runtime=BETAS)
-    assert report.exit_code() == 0 and report.exit_code(strict=True) == 1
+    assert report.exit_code == 0
+    _, strict = run(warn, runtime=BETAS, strict=True)
+    assert strict.exit_code == 1 and strict.strict
     _, report = run({"kind": "X"}, warn, runtime=BETAS)
     assert [f.document for f in report.findings] == [0, 1]
-    assert report.exit_code() == 1
+    assert report.exit_code == 1
     err = InputError("invalid YAML", SourcePos("bad.yaml", 0, 3, 1))
     report = engine.validate_docs([], ValidateOptions(), input_errors=[err], files=["bad.yaml"])
-    assert report.exit_code() == 2 and report.summary.files == 1 and report.summary.input_errors == 1
+    assert report.exit_code == 2 and report.summary.files == 1 and report.summary.input_errors == 1
 
 
 def test_to_dict_matches_the_published_output_schema() -> None:

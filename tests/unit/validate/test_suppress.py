@@ -135,7 +135,7 @@ def test_apply_moves_findings_to_suppressed_and_keeps_counts(tmp_path: Any) -> N
     report = validate_docs(docs, ValidateOptions())
     assert {f.rule for f in report.findings} == {"API-VERSION-NOT-ENABLED", "SCHEMA-UNKNOWN-FIELD"}
     out = apply(report, docs, Policy().with_flags(skip=["SCHEMA-UNKNOWN-FIELD"]))
-    assert out.findings == () and out.exit_code() == 0 and report.exit_code() == 1
+    assert out.findings == () and out.exit_code == 0 and report.exit_code == 1
     assert out.summary.suppressed == 2 and out.summary.errors == 0 and out.summary.files == 1
     assert dict(out.summary.suppressed_by_rule) == {"API-VERSION-NOT-ENABLED": 1, "SCHEMA-UNKNOWN-FIELD": 1}
     doc = out.to_dict()
