@@ -92,4 +92,5 @@ def build_app() -> typer.Typer:
                       context_settings={"help_option_names": ["-h", "--help"]})
     app.callback()(_root)
     register_groups(app)
+    __import__("dractl.cli.metavars", fromlist=["install"]).install()  # no Python type names in --help
     return app

@@ -52,3 +52,40 @@ def test_help_renders(path: tuple[str, ...], run_cli) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("Usage: dractl ")
     assert "Examples:" in result.stdout
+
+
+# Python type names Typer would print as a metavar (kubectl prints FILE, NAME, [NS/]NAME, N …)
+PYTHON_TYPES = re.compile(r"<(str|int|float|bool|text|path|file|list\[[^\]]*\]|dict\[[^\]]*\]|tuple[^>]*)>")
+
+
+@pytest.mark.parametrize("path, cmd", COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
+def test_metavars_read_like_kubectl(path: tuple[str, ...], cmd: Command) -> None:
+    from typer._click import Context
+
+    ctx = Context(cmd, info_name="dractl " + " ".join(path))
+    for param in cmd.get_params(ctx):
+        record = param.get_help_record(ctx)
+        if record:
+            assert not PYTHON_TYPES.search(record[0]), f"{' '.join(path)}: {record[0]!r} shows a Python type"
+    usage = " ".join(cmd.collect_usage_pieces(ctx))
+    assert not PYTHON_TYPES.search(usage), f"{' '.join(path)}: usage {usage!r}"
+
+
+@pytest.mark.parametrize("path, cmd", COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
+def test_flag_names_keep_kubectl_meanings(path: tuple[str, ...], cmd: Command) -> None:
+    """-l/--selector is always a label selector (CEL goes in --cel); -o is the output format;
+    -n the namespace; -f files (kubectl's --filename)."""
+    where = " ".join(path)
+    for param in cmd.params:
+        opts = set(param.opts) | set(param.secondary_opts)
+        text = (getattr(param, "help", "") or "").lower()
+        if opts & {"-l", "--selector"}:
+            assert {"-l", "--selector"} <= opts and "label" in text, f"{where}: -l/--selector is a label selector"
+        if "-o" in opts:
+            assert "--output" in opts, f"{where}: -o is --output"
+        if "-n" in opts:
+            assert "--namespace" in opts, f"{where}: -n is --namespace"
+        if "-f" in opts:
+            assert "--filename" in opts, f"{where}: -f is --filename"
+        if "cel" in text and "expression" in text and param.param_type_name == "option":
+            assert "--cel" in opts or "--explain" in opts, f"{where}: CEL expressions go in --cel"
