@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -30,7 +31,8 @@ def _old_objects(files: tuple[str, ...]) -> dict[tuple[str, str, str], Mapping[s
 def find_old(obj: Mapping[str, Any], opts: ValidateOptions) -> Mapping[str, Any] | None:
     meta = as_map(obj.get("metadata"))
     key = (as_str(obj.get("kind")), as_str(meta.get("namespace")), as_str(meta.get("name")))
-    return _old_objects(tuple(opts.old_files)).get(key)
+    # keyed by absolute path: the same relative name read from another directory is another file
+    return _old_objects(tuple(f if f == "-" else os.path.abspath(f) for f in opts.old_files)).get(key)
 
 
 def _immutable(ctx: Ctx, rule: str, new: Any, old: Any, path: str) -> None:
