@@ -33,7 +33,9 @@ def available(pool: Pool, is_allocated: Callable[[str], bool]) -> CounterSets:
 
 
 class CounterBook:
-    """In-flight counter consumption, per pool id and counter set."""
+    """In-flight counter consumption, per pool name and counter set.  Kubernetes keys its
+    counter bookkeeping by the pool's name alone (not the driver), so pools of two drivers
+    that share a name share their counters; so does dractl."""
 
     def __init__(self, available_for: Callable[[Pool], CounterSets]) -> None:
         self._available_for = available_for
@@ -43,7 +45,7 @@ class CounterBook:
         """Take the device's counters if every counter of the pool stays within what
         is available; otherwise change nothing and return False."""
         self._apply(pool, device, 1)
-        used = self._used[pool.id]
+        used = self._used[pool.name]
         for set_name, counters in self._available_for(pool).items():
             taken = used.get(set_name, {})
             for name, left in counters.items():
@@ -56,7 +58,7 @@ class CounterBook:
         self._apply(pool, device, -1)
 
     def _apply(self, pool: Pool, device: Device, sign: int) -> None:
-        used = self._used.setdefault(pool.id, {})
+        used = self._used.setdefault(pool.name, {})
         for use in device.consumes_counters:
             counters = used.setdefault(use.counter_set, {})
             for name, q in use.counters.items():

@@ -92,7 +92,7 @@ class Allocator:
         self._taints: dict[int, tuple[Device, tuple[EffectiveTaint, ...]]] = {}
         self.rule_errors: dict[tuple[str, str, str], str] = {}
         """(rule, selector, device id) -> message: DeviceTaintRule selectors that failed."""
-        self.selectors = SelectorCache(features, cel_cache)
+        self.selectors = SelectorCache(features, cel_cache, hide_multi=self.stable)
         self.cel_cache = self.selectors.cel
         self.share_ids = share_ids or (lambda: str(uuid.uuid4()))
 
@@ -110,8 +110,8 @@ class Allocator:
         return hit[1]
 
     def _rule_cel(self, expression: str, device: Device) -> bool:
-        try:
-            return self.selectors.matches(expression, device)
+        try:  # the tracker's CEL device has no allowMultipleAllocations
+            return self.selectors.matches(expression, device, hide_multi=True)
         except SelectorFailure as fail:
             raise RuleSelectorError(("CEL compile error: " if fail.compile_error else "runtime error: ")
                                     + fail.message) from None
@@ -148,7 +148,7 @@ class Allocator:
                 if res.admin_access:
                     continue
                 device = res.device_id
-                st.counters_left.pop(device.rsplit("/", 1)[0], None)
+                st.counters_left.pop(device.split("/", 1)[1].rsplit("/", 1)[0], None)  # by pool name
                 if res.share_id is None:
                     st.devices.add(device)
                     st.allocated_ids.add(device)
@@ -165,7 +165,7 @@ class _State:
     __slots__ = ("allocated_ids", "committed_capacity", "counters_left", "devices")
 
     def __init__(self, allocated: AllocatedState, stable: bool) -> None:
-        # pool id -> what its counter sets have left after the committed allocations (read-only
+        # pool name -> what its counter sets have left after the committed allocations (read-only
         # for callers; filled lazily, dropped per pool by Allocator.commit)
         self.counters_left: dict[str, counters.CounterSets] = {}
         self.devices: frozenset[str] | set[str] = allocated.devices
@@ -281,9 +281,10 @@ class _Run:
         avail = self.state.counters_left  # the same for every node until the state changes
 
         def available_for(pool: pools.Pool) -> counters.CounterSets:
-            hit = avail.get(pool.id)
+            # keyed by pool *name*, as Kubernetes does (two drivers' pools of one name share it)
+            hit = avail.get(pool.name)
             if hit is None:
-                hit = avail[pool.id] = counters.available(pool, self.state.allocated_ids.__contains__)
+                hit = avail[pool.name] = counters.available(pool, self.state.allocated_ids.__contains__)
             return hit
 
         book = counters.CounterBook(available_for)
@@ -372,7 +373,8 @@ class _Run:
         for ci, claim in enumerate(self.claims):
             picks = self.search.selected_sub
             chosen = [entries[picks.get((ci, ri), 0)] for ri, entries in enumerate(reqs[ci])]
-            out.append(results.build(claim, placer.results[ci], chosen, self.node_name, self.f))
+            out.append(results.build(claim, placer.results[ci], chosen, self.node_name, self.f,
+                                     stable=self.a.stable))
             for p in placer.results[ci]:
                 chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
         trace = self.rec.finish(self.search.steps, pruned, chosen_ids)

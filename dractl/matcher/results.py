@@ -27,11 +27,12 @@ __all__ = ["allocation_to_dict", "build", "toleration_to_dict"]
 
 
 def build(claim: ResourceClaim, placed: Sequence[Placed], chosen: Sequence[Req], node_name: str,
-          features: Features) -> AllocationResult:
-    """``chosen``: the entry used for each request (the selected subrequest)."""
+          features: Features, *, stable: bool = False) -> AllocationResult:
+    """``chosen``: the entry used for each request (the selected subrequest).  ``stable``:
+    the stable implementation, which does not know ``bindsToNode`` (no node pinning for it)."""
     devices = tuple(_device_result(p, features) for p in placed)
     config = _config(claim, chosen)
-    return AllocationResult(devices, config, _node_selector(claim, placed, node_name))
+    return AllocationResult(devices, config, _node_selector(claim, placed, node_name, not stable))
 
 
 def _device_result(p: Placed, features: Features) -> DeviceRequestAllocationResult:
@@ -79,13 +80,14 @@ def _with_requests(c: DeviceConfig, requests: tuple[str, ...]) -> DeviceConfig:
     return DeviceConfig(requests, c.driver, c.parameters, c.source)
 
 
-def _node_selector(claim: ResourceClaim, placed: Sequence[Placed], node_name: str) -> dict[str, Any] | None:
+def _node_selector(claim: ResourceClaim, placed: Sequence[Placed], node_name: str,
+                   binds_to_node: bool) -> dict[str, Any] | None:
     fields: list[dict[str, Any]] = []
     exprs: list[dict[str, Any]] = []
     for p in placed:
         per_device = bool(p.cand.slice.per_device_node_selection)
         src = p.cand.device if per_device else p.cand.slice
-        if src.node_name is not None or p.cand.device.binds_to_node:
+        if src.node_name is not None or (binds_to_node and p.cand.device.binds_to_node):
             return {"nodeSelectorTerms": [{"matchFields": [
                 {"key": "metadata.name", "operator": "In", "values": [node_name]}]}]}
         terms = (src.node_selector or {}).get("nodeSelectorTerms") if src.node_selector is not None else None

@@ -19,6 +19,7 @@ Two caches, both owned by whoever creates them (nothing here is module state):
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dractl.errors import CelCompileError, CelRuntimeError
@@ -45,11 +46,15 @@ def default_cel_cache() -> CelCache:
     return DEFAULT_CACHE
 
 
-def fingerprint(device: Device) -> Hashable:
-    """What a selector can observe of a device; equal fingerprints, equal results."""
+def fingerprint(device: Device, hide_multi: bool = False) -> Hashable:
+    """What a selector can observe of a device; equal fingerprints, equal results.
+    ``hide_multi``: allowMultipleAllocations is not passed to CEL (it reads false)."""
     try:
-        key = (device.driver, device.allow_multiple_allocations, device.unknown_attributes,
-               tuple(sorted(device.attributes.items())), tuple(sorted(device.capacity.items())))
+        key = (device.driver, None if hide_multi else device.allow_multiple_allocations,
+               device.unknown_attributes,
+               tuple(sorted((k, a.kind, a.value) for k, a in device.attributes.items())),
+               tuple(sorted((k, c.value.unscaled, c.value.scale, c.value.format)
+                            for k, c in device.capacity.items())))
         hash(key)
     except TypeError:  # an odd attribute value: don't share results for this device
         return ("id", id(device))
@@ -57,30 +62,37 @@ def fingerprint(device: Device) -> Hashable:
 
 
 class SelectorCache:
-    """Selector results per (expression, device fingerprint); programs come from ``programs``."""
+    """Selector results per (expression, device fingerprint); programs and converted devices
+    come from ``cel``.  ``hide_multi``: evaluate as the stable allocator does, which does not
+    pass allowMultipleAllocations to CEL (``device.allowMultipleAllocations`` reads false)."""
 
-    def __init__(self, features: Features, cel: CelCache | None = None) -> None:
+    def __init__(self, features: Features, cel: CelCache | None = None, *, hide_multi: bool = False) -> None:
         self.features = features
         self.cel = cel if cel is not None else default_cel_cache()
+        self.hide_multi = hide_multi
         self._results: dict[tuple[str, int], bool | str] = {}
-        self._prints: dict[int, tuple[Device, int]] = {}
+        self._prints: dict[tuple[int, bool], tuple[Device, int, Device]] = {}
         self._print_ids: dict[Hashable, int] = {}  # fingerprint -> small int (cheap cache keys)
         self.evaluations = 0
 
-    def _print(self, device: Device) -> int:
-        hit = self._prints.get(id(device))
+    def _print(self, device: Device, hide: bool) -> tuple[int, Device]:
+        """(fingerprint id, the device as CEL sees it)."""
+        hit = self._prints.get((id(device), hide))
         if hit is not None and hit[0] is device:
-            return hit[1]
-        fp = self._print_ids.setdefault(fingerprint(device), len(self._print_ids))
-        self._prints[id(device)] = (device, fp)
-        return fp
+            return hit[1], hit[2]
+        fp = self._print_ids.setdefault(fingerprint(device, hide), len(self._print_ids))
+        seen = replace(device, allow_multiple_allocations=None) \
+            if hide and device.allow_multiple_allocations is not None else device
+        self._prints[(id(device), hide)] = (device, fp, seen)
+        return fp, seen
 
-    def matches(self, expression: str, device: Device) -> bool:
+    def matches(self, expression: str, device: Device, *, hide_multi: bool | None = None) -> bool:
         """Evaluate (or recall) ``expression`` on ``device``; raises SelectorFailure."""
-        key = (expression, self._print(device))
+        fp, seen = self._print(device, self.hide_multi if hide_multi is None else hide_multi)
+        key = (expression, fp)
         result = self._results.get(key)
         if result is None:
-            result = self._evaluate(expression, device)
+            result = self._evaluate(expression, seen)
             self._results[key] = result
         if isinstance(result, str):
             raise SelectorFailure(result, compile_error=False)

@@ -3,7 +3,7 @@ reserved for a device are given back when a later check rejects that device."""
 
 from __future__ import annotations
 
-from matcher_builders import ALL, claim, dev, devices_of, req, run, slice_
+from matcher_builders import ALL, claim, dev, device_class, devices_of, req, run, slice_
 
 from dractl.matcher import AllocatedState, Reason
 from dractl.model.features import Features
@@ -71,3 +71,27 @@ def test_unknown_counter_set_makes_pool_invalid() -> None:
     assert outcome.error == "invalid resource pools were encountered"
     assert any(d.reason is Reason.POOL_INVALID and "counter set nope not found" in d.detail
                for d in outcome.trace.decisions)
+
+
+def test_counter_bookkeeping_is_keyed_by_pool_name_as_in_kubernetes() -> None:
+    # Kubernetes' checkAvailableCounters keys available and consumed counters by the pool
+    # name alone: two drivers' pools called "shared" draw on the first one's counter sets.
+    def pool(driver: str) -> list:
+        counters = slice_(f"{driver}-counters", [], driver=driver, pool="shared", count=2,
+                          sharedCounters=[{"name": "gpu-0", "counters": {"mem": {"value": "8"}}}])
+        devices = slice_(f"{driver}-devices", [_partition("p", "8")], driver=driver, pool="shared", count=2)
+        return [counters, devices]
+
+    classes = [device_class("any")]
+    one_each = [claim("c", req("a", "any"), req("b", "any"))]
+    out = run(pool("driver-a") + pool("driver-b"), one_each, classes=classes)
+    assert out.status == "unallocatable"  # the second device finds the shared name's counters used up
+    renamed = pool("driver-a") + [replace_pool(s, "other") for s in pool("driver-b")]
+    assert devices_of(run(renamed, one_each, classes=classes)) == [["p", "p"]]
+
+
+def replace_pool(s: object, name: str) -> object:
+    from dataclasses import replace
+
+    return replace(s, pool=replace(s.pool, name=name),  # type: ignore[attr-defined]
+                   devices=tuple(replace(d, pool=name) for d in s.devices))  # type: ignore[attr-defined]

@@ -167,3 +167,20 @@ def test_taint_rule_warnings_only_name_devices_the_node_sees() -> None:
     rule = _rule('device.attributes["driver-a"].model == "a100"')
     out = run(slices, [claim("c", req("r"))], features=TAINTS_AND_RULES, taint_rules=[rule])
     assert [w.split(" on device ")[1].split(":")[0] for w in out.warnings] == ["driver-a/pool-1/d1"]
+
+
+def test_stable_does_not_pass_allow_multiple_allocations_to_cel() -> None:
+    slices = [slice_("s", [dev("d0", allowMultipleAllocations=True)])]
+    claims = [claim("c", req("r", "class-a", 1, "device.allowMultipleAllocations"))]
+    assert run(slices, claims, features=STABLE_SET).status == "unallocatable"
+    assert devices_of(run(slices, claims, features=STABLE_SET, implementation="incubating")) == [["d0"]]
+
+
+def test_stable_does_not_pin_the_node_for_binds_to_node() -> None:
+    slices = [slice_("s", [dev("d0", bindsToNode=True)], node_name=None, allNodes=True)]
+    claims = [claim("c", req("r"))]
+    stable = run(slices, claims, features=STABLE_SET)
+    assert stable.status == "allocated" and stable.results[0].node_selector is None
+    inc = run(slices, claims, features=STABLE_SET, implementation="incubating")
+    assert inc.results[0].node_selector == {"nodeSelectorTerms": [{"matchFields": [
+        {"key": "metadata.name", "operator": "In", "values": ["node-1"]}]}]}
