@@ -17,6 +17,9 @@ medians at the end of ../shared/benchmarks/allocator/README.md (same machine kin
 measured interleaved with dractl); absolute times vary by machine and load, so the
 ratio is what to read.
 
+The garbage collector is set as the ``dractl`` command sets it (``GC_THRESHOLD`` in
+dractl/cli/app.py) while the benchmarks run.
+
 Values are medians of *CPU* time of this process (``time.process_time``): the
 allocator is single-threaded, so on an idle machine this equals wall time (what the
 Go figures are), and on the shared, loaded machine this project runs on it is the
@@ -26,6 +29,7 @@ figure that still means something.  The wall-clock median is in the note.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import re
 import statistics
@@ -162,6 +166,17 @@ def trace_overhead(name: str) -> float:
 
 def run() -> list[dict[str, Any]]:
     """Per problem: the warm allocation (vs Go Allocate()), cold, and e2e (vs Go e2e) rows."""
+    from dractl.cli.app import GC_THRESHOLD
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLD)  # as the dractl command runs
+    try:
+        return _rows()
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _rows() -> list[dict[str, Any]]:
     go = go_figures()
     rows = []
     for path in sorted(DATA.glob("*.json")):

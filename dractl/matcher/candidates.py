@@ -20,13 +20,14 @@ class Candidate:
     __slots__ = ("allow_multi", "device", "id", "idx", "per_device", "pool", "slice", "taints")
 
     def __init__(self, idx: int, device: Device, slice_: ResourceSlice, pool: Pool,
-                 taints: tuple[EffectiveTaint, ...], allow_multi: bool) -> None:
+                 taints: tuple[EffectiveTaint, ...], allow_multi: bool, device_id: str = "",
+                 per_device: bool | None = None) -> None:
         self.idx = idx
         self.device = device
         self.slice = slice_
         self.pool = pool
-        self.id = f"{pool.driver}/{pool.name}/{device.name}"
-        self.per_device = bool(slice_.per_device_node_selection)
+        self.id = device_id or f"{pool.driver}/{pool.name}/{device.name}"
+        self.per_device = bool(slice_.per_device_node_selection) if per_device is None else per_device
         self.taints = taints
         self.allow_multi = allow_multi
 
@@ -36,10 +37,15 @@ def of_pool(pool: Pool, start: int, taints_of: Callable[[Device], tuple[Effectiv
     """The pool's candidates numbered from ``start`` (all of them, even unusable
     pools: "All" requests look at those too)."""
     out: list[Candidate] = []
+    append = out.append
+    prefix = f"{pool.driver}/{pool.name}/"
+    idx = start
     for s in pool.slices:
+        per_device = bool(s.per_device_node_selection)
         for d in s.devices:
-            out.append(Candidate(start + len(out), d, s, pool, taints_of(d),
-                                 multi_allowed and d.allow_multiple_allocations is True))
+            multi = multi_allowed and d.allow_multiple_allocations is True
+            append(Candidate(idx, d, s, pool, taints_of(d), multi, prefix + d.name, per_device))
+            idx += 1
     return out
 
 

@@ -9,12 +9,9 @@ counters or leaves the book untouched, and ``release`` gives them back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 
-from dractl.matcher.pools import CounterSets, Pool
+from dractl.matcher.pools import CounterSets, Pool, exact
 from dractl.model.objects import Device
-
-_ZERO = Fraction(0)
 
 
 def available(pool: Pool, is_allocated: Callable[[str], bool]) -> CounterSets:
@@ -28,7 +25,7 @@ def available(pool: Pool, is_allocated: Callable[[str], bool]) -> CounterSets:
                 counters = left.get(use.counter_set, {})
                 for name, q in use.counters.items():
                     if name in counters:
-                        counters[name] -= q.value
+                        counters[name] -= exact(q)
     return left
 
 
@@ -49,7 +46,7 @@ class CounterBook:
         for set_name, counters in self._available_for(pool).items():
             taken = used.get(set_name, {})
             for name, left in counters.items():
-                if left < taken.get(name, _ZERO):
+                if left < taken.get(name, 0):
                     self._apply(pool, device, -1)
                     return False
         return True
@@ -62,4 +59,4 @@ class CounterBook:
         for use in device.consumes_counters:
             counters = used.setdefault(use.counter_set, {})
             for name, q in use.counters.items():
-                counters[name] = counters.get(name, _ZERO) + sign * q.value
+                counters[name] = counters.get(name, 0) + sign * exact(q)

@@ -21,8 +21,17 @@ from fractions import Fraction
 from dractl.matcher.nodes import NodeSelectorError, node_matches
 from dractl.model.features import Features
 from dractl.model.objects import Node, ResourceSlice
+from dractl.model.quantity import Quantity
 
-CounterSets = dict[str, dict[str, Fraction]]
+Number = Fraction | int
+CounterSets = dict[str, dict[str, Number]]
+
+
+def exact(q: Quantity) -> Number:
+    """The quantity's exact value: an int when it is whole (cheap), else a Fraction."""
+    if q.scale >= 0:
+        return q.unscaled * 10 ** q.scale if q.scale else q.unscaled
+    return Fraction(q.unscaled, 10 ** -q.scale)
 
 
 class PoolError(Exception):
@@ -155,7 +164,7 @@ def _counter_sets(slices: Sequence[ResourceSlice]) -> tuple[CounterSets, str | N
         for cs in s.shared_counters:
             if cs.name in sets:
                 return {}, f"duplicate counter set name {cs.name}"
-            sets[cs.name] = {k: q.value for k, q in cs.counters.items()}
+            sets[cs.name] = {k: exact(q) for k, q in cs.counters.items()}
     return sets, None
 
 
