@@ -23,14 +23,13 @@ from dractl.model.features import Features
 from dractl.model.objects import Node, ResourceSlice
 from dractl.model.quantity import Quantity
 
-Number = Fraction | int
-CounterSets = dict[str, dict[str, Number]]
+CounterSets = dict[str, dict[str, Fraction]]
 
 
-def exact(q: Quantity) -> Number:
-    """The quantity's exact value: an int when it is whole (cheap), else a Fraction."""
+def exact(q: Quantity) -> Fraction:
+    """The quantity's exact value (``Quantity.value`` without its general path)."""
     if q.scale >= 0:
-        return q.unscaled * 10 ** q.scale if q.scale else q.unscaled
+        return Fraction(q.unscaled * 10 ** q.scale if q.scale else q.unscaled)
     return Fraction(q.unscaled, 10 ** -q.scale)
 
 
