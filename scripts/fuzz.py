@@ -110,8 +110,10 @@ def make_input(rng: random.Random, pool: list[Any]) -> tuple[bytes, str]:
             text = text.replace('"', '"\\ud800', 1)
         return text.encode("utf-8", "surrogatepass"), ".json"
     if r < 0.82:
-        docs[0].setdefault("spec", {})["deep"] = deep(rng.choice([90, 99, 100, 150, 5000]))
-        return json.dumps(docs[0]).encode(), rng.choice([".json", ".yaml"])
+        n = rng.choice([90, 99, 100, 150, 5000])  # built as text: json.dumps itself recurses
+        docs[0].setdefault("spec", {})["deep"] = "@DEEP@"
+        text = json.dumps(docs[0], default=str).replace('"@DEEP@"', "[" * n + "1" + "]" * n)
+        return text.encode(), rng.choice([".json", ".yaml"])
     if r < 0.88:
         return alias_chain(rng.randint(1, 8)).encode(), ".yaml"
     data = bytearray(dump(docs))
