@@ -6,11 +6,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from dractl.cli.cluster_options import (
+    ChunkSizeOpt,
+    ContextOpt,
+    KubeconfigOpt,
+    PartialOpt,
+    RequestTimeoutOpt,
+    cluster_options,
+)
 from dractl.cli.env import CliEnv
 from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt, output_option
+from dractl.cluster.options import DEFAULT_CHUNK_SIZE, ClusterOptions
 from dractl.errors import UsageError
 
 if TYPE_CHECKING:
+    from dractl.io.sources import WorldSource
     from dractl.model.features import Features
 
 _, OutputOpt, DEFAULT_OUTPUT = output_option("allocation-explanation")
@@ -27,6 +37,10 @@ Examples:
 \b
   # A claim file against a saved snapshot, as JSON
   dractl explain-allocation claim.yaml --snapshot cluster.yaml -o json
+
+\b
+  # A claim of the live cluster (the current kubeconfig context)
+  dractl explain-allocation --claim team-a/train --context prod
 
 \b
   # What if the taints were gone and gpu-node-1 drained?
@@ -72,8 +86,15 @@ def explain_allocation(
         help="Allocator implementation (default: the one Kubernetes picks for the features).",
     ),
     output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
+    kubeconfig: KubeconfigOpt = None,
+    context: ContextOpt = None,
+    request_timeout: RequestTimeoutOpt = None,
+    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
+    partial: PartialOpt = False,
 ) -> None:
     """Explain whether claims would be allocated, on which nodes, and exactly why not.
+
+    Without -f or --snapshot it reads the live cluster (kubeconfig, --context).
 
     Exit status: 0 fits on at least one node, 1 fits nowhere or the scheduler would
     fail the pod, 2 bad input or usage, 3 cluster errors.
@@ -87,7 +108,12 @@ def explain_allocation(
         raise UsageError(f"--pod given {len(pods)} times: explain one pod at a time (each run is one "
                          "scheduling attempt)", "explain-allocation")
     pod = pods[0] if pods else None
-    world = inp.load_world(inp.world_sources(files or [], snapshot), namespace)
+    live = None if files or snapshot else _live_cluster(
+        env, cluster_options(kubeconfig=kubeconfig, context=context, request_timeout=request_timeout,
+                             chunk_size=chunk_size, partial=partial, all_namespaces=True,
+                             namespace=_target_namespace(claim or [], pod, namespace),
+                             command="explain-allocation"), pod, namespace)
+    world = inp.load_world(inp.world_sources(files or [], snapshot, cluster=live), namespace)
     world = inp.with_workload_pod(world, files or [], pod, namespace)
     release = env.release(kube_version, feature_gates, inp.header_of(world))
     version, features, overrides = release.kube_version, release.features, release.overrides
@@ -107,6 +133,21 @@ def explain_allocation(
     report = explain(world, spec, opts)
     env.render(report, output)
     raise typer.Exit(report.exit_code)
+
+
+def _target_namespace(claims: list[str], pod: str | None, namespace: str) -> str:
+    # The namespace a least-privileged user can read claims in, should listing them all be denied.
+    ref = pod or next((c for c in claims if "/" in c), "")
+    return ref.split("/", 1)[0] if "/" in ref else namespace
+
+
+def _live_cluster(env: CliEnv, opts: ClusterOptions, pod: str | None, namespace: str) -> WorldSource:
+    """The live cluster as the world (every namespace's claims: their devices are in use)."""
+    from dractl.cli.cluster_options import world_source
+
+    pods = [tuple(pod.split("/", 1)) if "/" in pod else (namespace, pod)] if pod else []
+    return world_source(snapshot=None, files=(), cluster=opts, warn=env.warn,
+                        pods=[(p[0], p[1]) for p in pods])
 
 
 def _check_allocator(allocator: str, features: Features) -> None:

@@ -109,9 +109,11 @@ def connect(opts: ClusterOptions) -> Connection:
     if not paths:
         if in_cluster():
             return _in_cluster(configuration, opts)
-        looked = os.environ.get("KUBECONFIG") or "~/.kube/config"
-        raise ClusterError("find", "kubeconfig", f"no kubeconfig found (looked at {looked}) and not "
-                           "running in a pod; give --kubeconfig FILE or set KUBECONFIG")
+        looked = "$KUBECONFIG names no file that exists" if os.environ.get("KUBECONFIG") else \
+            "~/.kube/config does not exist"
+        raise ClusterError("find", "a cluster", f"no kubeconfig ({looked}) and not running in a pod; "
+                           "give --kubeconfig FILE or set KUBECONFIG (or read a snapshot with --snapshot "
+                           "FILE, or files with -f, where the command takes them)")
     return _from_files(configuration, paths, opts)
 
 

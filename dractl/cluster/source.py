@@ -160,23 +160,24 @@ class ClusterSource:
             if kind in self.kinds:
                 raw.objects[kind] = self._namespaced(kind)
         if "Pod" in self.kinds:
-            raw.objects["Pod"] = self._pods(raw.objects.get("ResourceClaim", []))
+            raw.objects["Pod"] = self._pods(raw.objects.get("ResourceClaim", []),
+                                            extended_names(raw.objects.get("DeviceClass", [])))
 
-    def _namespaced(self, kind: str) -> list[dict[str, Any]]:
+    def _namespaced(self, kind: str, field_selector: str | None = None) -> list[dict[str, Any]]:
         """All namespaces when asked; a user who may not list them cluster-wide but has a
         namespace falls back to that namespace, reported as missing the others."""
         assert self.connection is not None
         scope = self._scope()
         if scope is not None:
-            return self._list(kind, scope)
+            return self._list(kind, scope, field_selector=field_selector)
         try:
-            return self._list(kind, None, tolerate=False)
+            return self._list(kind, None, field_selector=field_selector, tolerate=False)
         except ClusterError as e:
             fallback = self.opts.namespace
             if e.code != 403 or not fallback:
                 raise
             self._note_missing(RESOURCES[kind], None, "forbidden", f"only namespace {fallback} was read")
-            return self._list(kind, fallback)
+            return self._list(kind, fallback, field_selector=field_selector)
 
     def wanted_pods(self, claims: Iterable[dict[str, Any]]) -> dict[str, set[str]]:
         """Namespace → names of the Pods to read by name: those the claims are reserved for,
@@ -195,16 +196,25 @@ class ClusterSource:
             wanted[ns or (self.connection.namespace if self.connection else "default")].add(name)
         return {ns: {n for n in names if n} for ns, names in wanted.items()}
 
-    def _pods(self, claims: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _pods(self, claims: Iterable[dict[str, Any]], extended: frozenset[str]) -> list[dict[str, Any]]:
         wanted = self.wanted_pods(claims)
         found: dict[tuple[str, str], dict[str, Any]] = {}
+        # Pending pods (no node yet: the scheduler's own "unassigned" field selector) that ask for
+        # devices: claims, or an extended resource a DeviceClass provides.  Not with ``node``:
+        # then only that node's pods.
+        for pod in [] if self.opts.node else self._namespaced("Pod", field_selector="spec.nodeName="):
+            if uses_devices(pod, extended):
+                meta = pod.get("metadata") or {}
+                found[(str(meta.get("namespace")), str(meta.get("name")))] = pod
         if self.opts.node:
             for pod in self._list("Pod", self._scope(), field_selector=f"spec.nodeName={self.opts.node}"):
                 meta = pod.get("metadata") or {}
                 if pod.get("spec", {}).get("resourceClaims"):
                     found[(str(meta.get("namespace")), str(meta.get("name")))] = pod
+        default_ns = self.connection.namespace if self.connection else "default"
+        asked = {(ns or default_ns, n) for ns, n in self.extra_pods}  # named by the user: read by name
         for ns, names in sorted(wanted.items()):
-            names = {n for n in names if (ns, n) not in found}
+            names = {n for n in names if (ns, n) not in found or (ns, n) in asked}
             if len(names) > POD_GET_LIMIT:
                 for pod in self._list("Pod", ns):
                     name = str((pod.get("metadata") or {}).get("name"))
@@ -275,6 +285,29 @@ class ClusterSource:
         if line not in self.missing:
             self.missing.append(line)
             self._warn(f"could not read {line}; the result does not include them")
+
+
+IMPLICIT_EXTENDED_PREFIX = "deviceclass.resource.kubernetes.io/"
+
+
+def extended_names(classes: Iterable[dict[str, Any]]) -> frozenset[str]:
+    """The extended resource names DeviceClasses provide (``spec.extendedResourceName``)."""
+    return frozenset(str(c["spec"]["extendedResourceName"]) for c in classes
+                     if isinstance(c.get("spec"), dict) and c["spec"].get("extendedResourceName"))
+
+
+def uses_devices(pod: dict[str, Any], extended: frozenset[str]) -> bool:
+    """Whether a Pod asks for DRA devices: resource claims, or an extended resource that a
+    DeviceClass provides (named, or the implicit ``deviceclass.resource.kubernetes.io/NAME``)."""
+    spec = pod.get("spec") or {}
+    if spec.get("resourceClaims"):
+        return True
+    for container in [*(spec.get("initContainers") or []), *(spec.get("containers") or [])]:
+        resources = (container or {}).get("resources") or {}
+        for name in [*(resources.get("requests") or {}), *(resources.get("limits") or {})]:
+            if name in extended or str(name).startswith(IMPLICIT_EXTENDED_PREFIX):
+                return True
+    return False
 
 
 def _why(error: ClusterError) -> str:

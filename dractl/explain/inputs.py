@@ -42,13 +42,17 @@ class Inputs:
     overrides: tuple[str, ...]
 
 
-def world_sources(files: Sequence[str], snapshot: str | None, command: str = COMMAND) -> list[WorldSource]:
-    """The sources of the world; UsageError (naming ``command``) when there is none."""
+def world_sources(files: Sequence[str], snapshot: str | None, command: str = COMMAND,
+                  cluster: WorldSource | None = None) -> list[WorldSource]:
+    """The sources of the world: the snapshot and files, else ``cluster`` (a live cluster);
+    UsageError (naming ``command``) when there is none."""
     sources: list[WorldSource] = []
     if snapshot:
         sources.append(SnapshotSource(snapshot))
     if files:
         sources.append(FileSource(tuple(files)))
+    if not sources and cluster is not None:
+        sources.append(cluster)
     if not sources:
         raise UsageError(NO_WORLD.replace("to explain against", "to work on") if command != COMMAND
                          else NO_WORLD, command)

@@ -203,7 +203,8 @@ class State:
         self.objects: dict[str, dict[tuple[str, str], dict[str, Any]]] = {k: {} for k in KINDS}
         self.rv = 1000
         self.compacted_rv = 0  # watches from an older resourceVersion get 410 Gone
-        self.events: list[tuple[int, str, str, dict[str, Any]]] = []  # (rv, type, kind, object)
+        # (rv, type, kind, object, previous version or None)
+        self.events: list[tuple[int, str, str, dict[str, Any], dict[str, Any] | None]] = []
 
     def add(self, obj: dict[str, Any], event: str | None = None) -> None:
         kind = obj["kind"]
@@ -217,9 +218,10 @@ class State:
             meta.setdefault("uid", f"uid-{kind.lower()}-{meta.get('namespace', '')}-{meta['name']}")
             meta.setdefault("creationTimestamp", "2026-11-30T12:00:00Z")
             key = (meta["namespace"] if namespaced else "", meta["name"])
-            typ = event or ("MODIFIED" if key in self.objects[kind] else "ADDED")
+            old = self.objects[kind].get(key)
+            typ = event or ("MODIFIED" if old is not None else "ADDED")
             self.objects[kind][key] = obj
-            self.events.append((self.rv, typ, kind, obj))
+            self.events.append((self.rv, typ, kind, obj, old))
             self.lock.notify_all()
 
     def delete(self, kind: str, namespace: str, name: str) -> None:
@@ -228,7 +230,7 @@ class State:
             self.rv += 1
             obj = json.loads(json.dumps(obj))
             obj["metadata"]["resourceVersion"] = str(self.rv)
-            self.events.append((self.rv, "DELETED", kind, obj))
+            self.events.append((self.rv, "DELETED", kind, obj, None))
             self.lock.notify_all()
 
     def load(self, objects: Iterable[dict[str, Any]]) -> None:
@@ -607,15 +609,23 @@ class _Handler(BaseHTTPRequestHandler):
                     if not events:
                         api.state.lock.wait(timeout=min(0.2, max(0.0, deadline - time.monotonic())))
                         continue
-                for rv, typ, _, obj in events:
+                def matches(o: dict[str, Any] | None) -> bool:
+                    if o is None:
+                        return False
+                    meta = o.get("metadata", {})
+                    return (not namespace or meta.get("namespace") == namespace) and all(
+                        (field_value(o, f) == v) == (op == "=") for f, op, v in fields) and all(
+                        p(meta.get("labels") or {}) for p in labels)
+
+                for rv, typ, _, obj, old in events:
                     sent = rv
-                    meta = obj.get("metadata", {})
-                    if namespace and meta.get("namespace") != namespace:
+                    now, before = matches(obj), matches(old)
+                    if not now and not before:
                         continue
-                    if not all((field_value(obj, f) == v) == (op == "=") for f, op, v in fields):
-                        continue
-                    if not all(p(meta.get("labels") or {}) for p in labels):
-                        continue
+                    if typ == "MODIFIED" and before and not now:  # left the selection: DELETED, as the
+                        typ = "DELETED"                           # watch cache says it
+                    elif typ == "MODIFIED" and now and not before:
+                        typ = "ADDED"
                     chunk(json.dumps({"type": typ, "object": {**obj, "apiVersion": gv}}).encode() + b"\n")
             chunk(b"")
         except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):

@@ -94,7 +94,7 @@ def test_missing_kubeconfig_flag_file(tmp_path: Path) -> None:
 
 def test_nothing_to_connect_with(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
-    with pytest.raises(ClusterError, match=r"no kubeconfig found .* and not running in a pod"):
+    with pytest.raises(ClusterError, match=r"no kubeconfig \(\$KUBECONFIG names no file that exists\) and not running in a pod"):
         kc.connect(ClusterOptions())
 
 

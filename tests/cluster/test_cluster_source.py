@@ -26,8 +26,8 @@ def _source(kubeconfig: Path, **kw: object) -> ClusterSource:
 def test_live_world_equals_the_same_objects_as_files(kubeconfig: Path) -> None:
     live = _source(kubeconfig, all_namespaces=True).load()
     files = FileSource((str(DEMO),)).load()
-    # Pods are read through the claims that reserve them: the running ones.
-    files = files.with_objects(pods=tuple(p for p in files.pods if p.meta.name in ("trainer-0", "inference-0", "web-0")))
+    # Every demo pod uses devices: the running ones through the claims that reserve them, the
+    # pending ones through the unassigned-pods list.
     assert comparable(live) == comparable(files)
     assert live.kube_version == "1.37"
     assert live.feature_gates and live.feature_gates["DRADeviceTaintRules"] is True
@@ -48,14 +48,18 @@ def test_chunk_size_zero_reads_each_list_in_one_request(kubeconfig: Path, apiser
     assert len(slice_reqs) == 1 and "limit" not in slice_reqs[0].query
 
 
-def test_pods_are_read_by_name_from_reserved_for_never_listed(kubeconfig: Path,
-                                                              apiserver: LoopbackApiServer) -> None:
+def test_pods_are_read_by_name_from_reserved_for_or_as_pending(kubeconfig: Path,
+                                                               apiserver: LoopbackApiServer) -> None:
+    apiserver.state.add({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
+                         "spec": {"containers": [{"name": "nginx", "image": "nginx"}]}})  # pending, no devices
     world = _source(kubeconfig, all_namespaces=True).load()
-    assert sorted(p.meta.name for p in world.pods) == ["inference-0", "trainer-0", "web-0"]
-    pod_reqs = [r.path for r in apiserver.requests if "/pods" in r.path]
-    assert sorted(pod_reqs) == ["/api/v1/namespaces/default/pods/inference-0",
-                                "/api/v1/namespaces/default/pods/trainer-0",
-                                "/api/v1/namespaces/default/pods/web-0"]
+    assert sorted(p.meta.name for p in world.pods) == ["inference-0", "legacy-cuda", "notebook", "trainer-0",
+                                                       "web-0"]
+    pod_reqs = sorted((r.path, r.query.get("fieldSelector")) for r in apiserver.requests if "/pods" in r.path)
+    assert pod_reqs == [("/api/v1/namespaces/default/pods/inference-0", None),
+                        ("/api/v1/namespaces/default/pods/trainer-0", None),
+                        ("/api/v1/namespaces/default/pods/web-0", None),
+                        ("/api/v1/pods", "spec.nodeName=")]
 
 
 def test_extra_pods_are_read_by_name(kubeconfig: Path, apiserver: LoopbackApiServer) -> None:
@@ -124,8 +128,7 @@ def test_beta_only_cluster_is_read_in_its_best_version_and_converted(
     finally:
         server.stop()
     files = FileSource((str(DEMO),)).load()
-    expected = comparable(files.with_objects(
-        pods=tuple(p for p in files.pods if p.meta.name in ("trainer-0", "inference-0", "web-0"))))
+    expected = comparable(files)
     expected["taint_rules"] = []
     assert comparable(live) == expected
     assert src.server is not None and src.server.versions["ResourceSlice"] == shape

@@ -47,7 +47,8 @@ def test_first_world_then_one_per_change(watch: WorldWatch, apiserver: LoopbackA
         watch.next_world(timeout=0.5)
     watches = [r for r in apiserver.requests if r.query.get("watch") == "1"]
     assert watches and all(r.query.get("resourceVersion") for r in watches)
-    assert not [r for r in watches if r.path == "/api/v1/pods"]  # never a cluster-wide pod watch
+    # pods: per namespace of reserved pods, and the unscheduled ones; never every pod of the cluster
+    assert all(r.query.get("fieldSelector") == "spec.nodeName=" for r in watches if r.path == "/api/v1/pods")
 
 
 def test_a_burst_of_changes_is_one_world(watch: WorldWatch, apiserver: LoopbackApiServer) -> None:
@@ -60,11 +61,14 @@ def test_a_burst_of_changes_is_one_world(watch: WorldWatch, apiserver: LoopbackA
 
 
 def test_pods_newly_reserved_are_read_by_name(watch: WorldWatch, apiserver: LoopbackApiServer) -> None:
-    watch.next_world(timeout=10)
-    apiserver.state.add(_claim("late", reserved_for="notebook"))
+    apiserver.state.add({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "late-pod", "namespace": "default"},
+                         "spec": {"nodeName": "gpu-node-1", "containers": [{"name": "c"}]}})
+    first = watch.next_world(timeout=10)
+    assert first is not None and "late-pod" not in {p.meta.name for p in first.pods}
+    apiserver.state.add(_claim("late", reserved_for="late-pod"))
     world = watch.next_world(timeout=10)
-    assert world is not None and "notebook" in {p.meta.name for p in world.pods}
-    assert any(r.path == "/api/v1/namespaces/default/pods/notebook" for r in apiserver.requests)
+    assert world is not None and "late-pod" in {p.meta.name for p in world.pods}
+    assert any(r.path == "/api/v1/namespaces/default/pods/late-pod" for r in apiserver.requests)
 
 
 def test_pod_status_changes_arrive(watch: WorldWatch, apiserver: LoopbackApiServer) -> None:
@@ -84,6 +88,7 @@ def test_pod_status_changes_arrive(watch: WorldWatch, apiserver: LoopbackApiServ
 
 def test_expired_watch_relists(watch: WorldWatch, apiserver: LoopbackApiServer) -> None:
     watch.next_world(timeout=10)
+    mark = len(apiserver.requests)
     apiserver.state.compacted_rv = apiserver.state.rv + 1000  # every resume point is now too old
     apiserver.stop_streams()
     apiserver.state.add(_claim("after-compaction"))
@@ -96,7 +101,7 @@ def test_expired_watch_relists(watch: WorldWatch, apiserver: LoopbackApiServer) 
             break
     assert "default/after-compaction" in keys
     assert any(r.query.get("watch") != "1" and r.path.endswith("/resourceclaims") and r.status == 200
-               for r in apiserver.requests[-20:])
+               for r in apiserver.requests[mark:])
 
 
 def test_a_denied_watch_ends_with_a_cluster_error(watch: WorldWatch, apiserver: LoopbackApiServer) -> None:

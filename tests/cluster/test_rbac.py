@@ -50,7 +50,7 @@ def test_the_rules_are_enough_for_a_full_read(apiserver: LoopbackApiServer, tmp_
     kc = apiserver.kubeconfig(tmp_path / "kc", "sa-token")
     src = ClusterSource(ClusterOptions(kubeconfig=str(kc), all_namespaces=True))
     world = src.load()
-    assert not src.missing and len(world.slices) == 4 and len(world.pods) == 3
+    assert not src.missing and len(world.slices) == 4 and len(world.pods) == 5
 
 
 @pytest.mark.parametrize("dropped", sorted(r.plural for r in RESOURCES.values()))

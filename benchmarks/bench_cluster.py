@@ -1,0 +1,470 @@
+"""Live-cluster reads at scale: dractl against kubectl (+ jq) on the same loopback API server.
+
+The cluster: ``NODES`` nodes × 8 GPUs (one ResourceSlice per node), 4 allocated one-GPU claims
+per node with their running Pods (20,000 of each at 5,000 nodes, in 50 namespaces), one
+pending claim.  It is served over TLS by tests/cluster/loopback_api.py in a separate process
+with pre-serialised pages (every list page is serialised once, in a warm-up run, and then
+served from memory), so what is timed is the client: connection, transfer, decode, model,
+output.
+
+Rows, per size (1,000 and 5,000 nodes; ``DRACTL_BENCH_CLUSTER_NODES=1000,5000`` to choose):
+
+* ``dractl snapshot -A`` end to end from a fresh process (target < 5 s, < 1 GB);
+* ``dractl availability -A`` / ``health -A`` when those commands exist (targets 3 s / 500 MB
+  and ≥ 4× faster than kubectl + jq; 5 s / 1 GB);
+* ``dractl explain-allocation --claim NS/NAME`` of the pending claim, when it reads a cluster;
+* ``kubectl get resourceslices -o json``, ``kubectl get resourceclaims -A -o json`` and both
+  piped into ``jq`` counting free devices per node (python counting when jq is missing);
+* where dractl's time goes, measured in-process: import, transfer (bytes off the wire),
+  JSON decode, model build, snapshot rendering.
+
+Every timed command runs after one untimed warm-up (pages cached by the server).  RSS is the
+child's peak resident set (``getrusage``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+STANDIN = ROOT / "tests" / "cluster" / "loopback_api.py"
+GPUS = 8
+CLAIMS_PER_NODE = 4
+NAMESPACES = 50
+JQ_FREE_PER_NODE = (
+    # slices → devices per node; claims → allocated (pool, device); free = devices - allocated
+    "(.[0].items | map({node: .spec.nodeName, pool: .spec.pool.name, d: [.spec.devices[].name]})) as $s"
+    ' | ([.[1].items[] | .status.allocation.devices.results[]? | "\\(.pool)/\\(.device)"]'
+    " | map({(.): true}) | add // {}) as $used"
+    ' | $s | map({node, free: ([.pool as $p | .d[] | select($used["\\($p)/\\(.)"] | not)] | length)})'
+    " | length"
+)
+
+
+def _gen() -> Any:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gen_snapshot  # type: ignore[import-not-found]
+
+    return gen_snapshot
+
+
+def generate(nodes: int, seed: int = 7) -> list[dict[str, Any]]:
+    """The served objects, deterministic."""
+    gen = _gen()
+    rng = random.Random(seed)
+    objects: list[dict[str, Any]] = [gen._device_class()]
+    for n in range(nodes):
+        node = f"gpu-node-{n:04d}"
+        product = gen.PRODUCTS[n % len(gen.PRODUCTS)]
+        objects.append(gen._node(node, f"zone-{'abc'[n % 3]}", product[0]))
+        objects.append(gen._slice(rng, node, GPUS, product))
+        for c in range(CLAIMS_PER_NODE):
+            objects.extend(_claim_and_pod(node, n * CLAIMS_PER_NODE + c, f"gpu-{c}"))
+    objects.append(
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaim",
+            "metadata": {"name": "pending-one-gpu", "namespace": "ml-00"},
+            "spec": {
+                "devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.nvidia.com"}}]}
+            },
+        }
+    )
+    return objects
+
+
+def _claim_and_pod(node: str, index: int, device: str) -> list[dict[str, Any]]:
+    ns = f"ml-{index % NAMESPACES:02d}"
+    claim, pod = f"job-{index:06d}-gpu", f"job-{index:06d}"
+    pod_uid = f"00000000-0000-4000-8000-{index:012d}"
+    return [
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaim",
+            "metadata": {
+                "name": claim,
+                "namespace": ns,
+                "uid": f"10000000-0000-4000-8000-{index:012d}",
+                "creationTimestamp": "2026-11-30T12:00:00Z",
+                "managedFields": [
+                    {
+                        "manager": "kube-scheduler",
+                        "operation": "Apply",
+                        "apiVersion": "resource.k8s.io/v1",
+                        "fieldsType": "FieldsV1",
+                        "fieldsV1": {"f:status": {"f:allocation": {}}},
+                    }
+                ],
+            },
+            "spec": {
+                "devices": {
+                    "requests": [
+                        {
+                            "name": "gpu",
+                            "exactly": {
+                                "deviceClassName": "gpu.nvidia.com",
+                                "allocationMode": "ExactCount",
+                                "count": 1,
+                            },
+                        }
+                    ]
+                }
+            },
+            "status": {
+                "allocation": {
+                    "devices": {
+                        "results": [
+                            {"request": "gpu", "driver": "gpu.nvidia.com", "pool": node, "device": device}
+                        ]
+                    },
+                    "nodeSelector": {
+                        "nodeSelectorTerms": [
+                            {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}
+                        ]
+                    },
+                },
+                "reservedFor": [{"resource": "pods", "name": pod, "uid": pod_uid}],
+            },
+        },
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {
+                "name": pod,
+                "namespace": ns,
+                "uid": pod_uid,
+                "labels": {"app": "trainer"},
+                "annotations": {"kubectl.kubernetes.io/restartedAt": "2026-11-30T12:00:00Z"},
+            },
+            "spec": {
+                "nodeName": node,
+                "schedulerName": "default-scheduler",
+                "restartPolicy": "Never",
+                "serviceAccountName": "default",
+                "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+                "resourceClaims": [{"name": "gpu", "resourceClaimName": claim}],
+                "containers": [
+                    {
+                        "name": "trainer",
+                        "image": "nvcr.io/nvidia/pytorch:25.01-py3",
+                        "args": ["python", "train.py", "--epochs", "90"],
+                        "env": [{"name": "NCCL_DEBUG", "value": "INFO"}],
+                        "resources": {
+                            "claims": [{"name": "gpu"}],
+                            "requests": {"cpu": "8", "memory": "64Gi"},
+                        },
+                    }
+                ],
+            },
+            "status": {
+                "phase": "Running",
+                "podIP": f"10.{index // 65536 % 256}.{index // 256 % 256}.{index % 256}",
+                "conditions": [{"type": "Ready", "status": "True"}],
+                "resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": claim}],
+                "containerStatuses": [
+                    {
+                        "name": "trainer",
+                        "ready": True,
+                        "restartCount": 0,
+                        "image": "nvcr.io/nvidia/pytorch:25.01-py3",
+                        "allocatedResourcesStatus": [
+                            {
+                                "name": "claim:gpu",
+                                "resources": [
+                                    {"resourceID": f"gpu.nvidia.com/{node}/{device}", "health": "Healthy"}
+                                ],
+                            }
+                        ],
+                    }
+                ],
+            },
+        },
+    ]
+
+
+class Served:
+    """The stand-in API server in its own process, and a kubeconfig for it."""
+
+    def __init__(self, nodes: int, work: Path) -> None:
+        self.work = work
+        self.token = "bench-" + secrets.token_urlsafe(16)
+        state = work / f"state-{nodes}.json"
+        state.write_text(json.dumps(generate(nodes)))
+        port_file = work / "url"
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "tests" / "cluster")}
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(STANDIN),
+                "serve",
+                "--state",
+                str(state),
+                "--certs",
+                str(work / "certs"),
+                "--port-file",
+                str(port_file),
+                "--token",
+                self.token,
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 300
+        while not port_file.exists():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the stand-in server did not start: {self.proc.stderr.read()[-500:]!r}")
+            time.sleep(0.2)
+        url = port_file.read_text()
+        self.kubeconfig = work / "kubeconfig"
+        self.kubeconfig.write_text(
+            json.dumps(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Config",
+                    "current-context": "bench",
+                    "clusters": [
+                        {
+                            "name": "bench",
+                            "cluster": {
+                                "server": url,
+                                "certificate-authority": str(work / "certs" / "ca.crt"),
+                            },
+                        }
+                    ],
+                    "users": [{"name": "bench", "user": {"token": self.token}}],
+                    "contexts": [{"name": "bench", "context": {"cluster": "bench", "user": "bench"}}],
+                }
+            )
+        )
+        self.env = {
+            **os.environ,
+            "KUBECONFIG": str(self.kubeconfig),
+            "PYTHONPATH": str(ROOT),
+            "HOME": str(work),
+            "COLUMNS": "200",
+        }
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+_MEASURE = (
+    "import resource, subprocess, sys, time; t = time.perf_counter(); "
+    "p = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL if sys.argv[1] == '-' else "
+    "open(sys.argv[1], 'wb'), stderr=subprocess.PIPE, shell=False); "
+    "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, "
+    "p.returncode); sys.stderr.buffer.write(p.stderr[-300:])"
+)
+
+
+def measure(argv: list[str], env: dict[str, str], out: str = "-") -> tuple[float, float, int]:
+    """Wall seconds, peak RSS (MB) and exit code of one fresh process."""
+    res = subprocess.run(
+        [sys.executable, "-c", _MEASURE, out, *argv], env=env, capture_output=True, text=True, timeout=600
+    )
+    secs, rss, code = res.stdout.split()
+    return float(secs), float(rss), int(code)
+
+
+def dractl(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from dractl.cli.app import main; main()", *args]
+
+
+def has_command(name: str, env: dict[str, str]) -> bool:
+    return subprocess.run(dractl(name, "--help"), env=env, capture_output=True).returncode == 0
+
+
+def kubectl_jq(served: Served) -> tuple[float, float]:
+    """``kubectl get resourceslices -o json`` and ``kubectl get resourceclaims -A -o json`` into jq (or
+    python) counting free devices per node: total wall time and the largest RSS of the steps."""
+    work = served.work
+    t = time.perf_counter()
+    _, rss1, _ = measure(["kubectl", "get", "resourceslices", "-o", "json"], served.env, str(work / "s.json"))
+    _, rss2, _ = measure(
+        ["kubectl", "get", "resourceclaims", "-A", "-o", "json"], served.env, str(work / "c.json")
+    )
+    if shutil.which("jq"):
+        _, rss3, _ = measure(
+            ["jq", "-s", JQ_FREE_PER_NODE, str(work / "s.json"), str(work / "c.json")], served.env
+        )
+    else:  # pragma: no cover
+        _, rss3, _ = measure(
+            [
+                sys.executable,
+                "-c",
+                "import json,sys; json.load(open(sys.argv[1])); json.load(open(sys.argv[2]))",
+                str(work / "s.json"),
+                str(work / "c.json"),
+            ],
+            served.env,
+        )
+    return time.perf_counter() - t, max(rss1, rss2, rss3)
+
+
+def breakdown(served: Served) -> dict[str, float]:
+    """Seconds per phase of ``snapshot -A``, in a fresh process."""
+    code = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import kubernetes.client, kubernetes.config  # noqa
+from dractl.cluster import transport as tr, lists
+from dractl.cluster.options import ClusterOptions
+from dractl.cluster.source import ClusterSource, build_objects
+from dractl.io.snapshot import write_snapshot
+t_import = time.perf_counter() - t0
+acc = {"transfer": 0.0, "decode": 0.0}
+get = tr.Transport.get
+def timed_get(self, *a, **k):
+    t = time.perf_counter(); r = get(self, *a, **k); acc["transfer"] += time.perf_counter() - t; return r
+tr.Transport.get = timed_get
+loads = json.loads
+def timed_loads(b, *a, **k):
+    t = time.perf_counter(); r = loads(b, *a, **k); acc["decode"] += time.perf_counter() - t; return r
+lists.json.loads = timed_loads
+t = time.perf_counter()
+raw = ClusterSource(ClusterOptions(all_namespaces=True)).load_raw()
+t_read = time.perf_counter() - t
+t = time.perf_counter(); objs = list(build_objects(raw)); t_model = time.perf_counter() - t
+t = time.perf_counter()
+write_snapshot(raw.all_objects(), server_version="v", feature_gates={}, time=None)
+t_render = time.perf_counter() - t
+print(json.dumps({"import": t_import, "transfer": acc["transfer"], "decode": acc["decode"],
+                  "other read": t_read - acc["transfer"] - acc["decode"], "model": t_model,
+                  "render": t_render}))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=served.env, capture_output=True, text=True, timeout=600, check=True
+    )
+    result: dict[str, float] = json.loads(out.stdout)
+    return result
+
+
+def rows_for(nodes: int) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="dractl-bench-cluster-") as tmp:
+        served = Served(nodes, Path(tmp))
+        try:
+            env = served.env
+            measure(dractl("snapshot", "-A"), env)  # warm-up: the server serialises every page once
+            measure(["kubectl", "get", "resourceslices,resourceclaims", "-A", "-o", "json"], env)
+            secs, rss, code = measure(dractl("snapshot", "-A"), env)
+            note = f"{nodes} nodes; exit {code}" if code else f"{nodes} nodes"
+            rows.append(
+                {
+                    "name": f"cluster {nodes}: dractl snapshot -A",
+                    "value": secs,
+                    "unit": "s",
+                    "target": "< 5 s" if nodes >= 5000 else "",
+                    "note": note,
+                }
+            )
+            rows.append(
+                {
+                    "name": f"cluster {nodes}: dractl snapshot -A RSS",
+                    "value": rss,
+                    "unit": "MB",
+                    "target": "< 1000 MB" if nodes >= 5000 else "",
+                }
+            )
+            kj_secs, kj_rss = kubectl_jq(served)
+            for args, target in (
+                (("get", "resourceslices", "-o", "json"), ""),
+                (("get", "resourceclaims", "-A", "-o", "json"), ""),
+            ):
+                s, r, _ = measure(["kubectl", *args], env)
+                rows.append(
+                    {
+                        "name": f"cluster {nodes}: kubectl {' '.join(args)}",
+                        "value": s,
+                        "unit": "s",
+                        "target": target,
+                        "note": f"{r:.0f} MB",
+                    }
+                )
+            rows.append(
+                {
+                    "name": f"cluster {nodes}: kubectl slices+claims | jq free per node",
+                    "value": kj_secs,
+                    "unit": "s",
+                    "note": f"peak {kj_rss:.0f} MB; ignores taints, counters, capacity",
+                }
+            )
+            for command, target_s, target_mb in (("availability", 3, 500), ("health", 5, 1000)):
+                if not has_command(command, env):
+                    rows.append(
+                        {
+                            "name": f"cluster {nodes}: dractl {command} -A",
+                            "value": float("nan"),
+                            "unit": "s",
+                            "note": "command not on this branch yet",
+                        }
+                    )
+                    continue
+                measure(dractl(command, "-A"), env)
+                s, r, code = measure(dractl(command, "-A"), env)
+                rows.append(
+                    {
+                        "name": f"cluster {nodes}: dractl {command} -A",
+                        "value": s,
+                        "unit": "s",
+                        "target": f"< {target_s} s" if nodes >= 5000 else "",
+                        "note": f"{r:.0f} MB (target < {target_mb} MB); exit {code}",
+                    }
+                )
+                if command == "availability":
+                    rows.append(
+                        {
+                            "name": f"cluster {nodes}: kubectl+jq / dractl availability",
+                            "value": kj_secs / s,
+                            "unit": "x",
+                            "target": ">= 4 x" if nodes >= 5000 else "",
+                        }
+                    )
+            s, r, code = measure(dractl("explain-allocation", "--claim", "ml-00/pending-one-gpu"), env)
+            rows.append(
+                {
+                    "name": f"cluster {nodes}: dractl explain-allocation --claim (live)",
+                    "value": s,
+                    "unit": "s",
+                    "target": "< 5 s" if nodes >= 5000 else "",
+                    "note": f"{r:.0f} MB; exit {code}" + (" (no live cluster support)" if code == 2 else ""),
+                }
+            )
+            phases = breakdown(served)
+            rows.append(
+                {
+                    "name": f"cluster {nodes}: snapshot phases",
+                    "value": sum(phases.values()),
+                    "unit": "s",
+                    "note": ", ".join(f"{k} {v:.2f}" for k, v in phases.items()),
+                }
+            )
+        finally:
+            served.close()
+    return rows
+
+
+def run() -> list[dict[str, Any]]:
+    sizes = [int(x) for x in os.environ.get("DRACTL_BENCH_CLUSTER_NODES", "1000,5000").split(",") if x]
+    rows: list[dict[str, Any]] = []
+    for nodes in sizes:
+        rows.extend(rows_for(nodes))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(row)
