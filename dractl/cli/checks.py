@@ -34,6 +34,7 @@ from dractl.cli.options import (
     KubeVersionOpt,
     LenientOpt,
     MaxInputSizeOpt,
+    NoHeadersOpt,
     OldOpt,
     OnlyOpt,
     PathsArg,
@@ -66,6 +67,7 @@ FLAG_OPTIONS: Mapping[str, tuple[Any, Any]] = {
     "classes_from": (ClassesFromOpt, None),
     "max_input_size": (MaxInputSizeOpt, DEFAULT_MAX_INPUT_SIZE),
     "explain": (ExplainOpt, None),
+    "no_headers": (NoHeadersOpt, False),
     "output": (ValidationOutputOpt, DEFAULT_OUTPUT),
 }
 ALL_FLAGS = frozenset(FLAG_OPTIONS)
@@ -94,6 +96,7 @@ class ValidationFlags:
     classes_from: tuple[str, ...] = ()
     max_input_size: str = DEFAULT_MAX_INPUT_SIZE
     explain: str | None = None
+    no_headers: bool = False
     output: str = DEFAULT_OUTPUT
 
     @classmethod
@@ -195,7 +198,7 @@ def run(ctx: typer.Context, spec: CheckCommand, flags: ValidationFlags) -> None:
                    kinds=spec.kinds, cross=spec.cross_checks(flags) or bool(ci.classes),
                    warn=lambda message: env.warn(f"{spec.name}: {message}"))
     report = ci_finish(report, loaded.docs, ci)  # suppressions: counted, never dropped
-    env.render(report, flags.output)
+    env.render(report, flags.output, no_headers=flags.no_headers)
     raise typer.Exit(report.exit_code)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from enum import StrEnum
 from pathlib import Path
@@ -11,11 +10,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from dractl.cli.env import CliEnv
-from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt
+from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt, NoHeadersOpt, output_option
 from dractl.errors import UsageError
 
 if TYPE_CHECKING:
     from dractl.discover import BuildResult, Inventory
+
+_, OutputOpt, DEFAULT_OUTPUT = output_option("discover")
 
 EXAMPLES = """\b
 Examples:
@@ -35,12 +36,6 @@ Examples:
   dractl discover --save-fixture ./node-fixture
   dractl discover --sysfs-root ./node-fixture/sys --nvml-fixture ./node-fixture/nvml.json
 """
-
-
-class DiscoverFormat(StrEnum):
-    TABLE = "table"
-    YAML = "yaml"
-    JSON = "json"
 
 
 class MigMode(StrEnum):
@@ -109,9 +104,7 @@ def check_names(node: str | None, pool: str | None, drivers: dict[str, str]) -> 
 
 
 def discover(ctx: typer.Context,
-             output: Annotated[DiscoverFormat, typer.Option(
-                 "-o", "--output", case_sensitive=False,
-                 help="table (inventory tables), yaml or json (the ResourceSlices).")] = DiscoverFormat.TABLE,
+             output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
              inventory: Annotated[bool, typer.Option(
                  "--inventory", help="With -o yaml/json: emit the raw inventory instead of slices.")] = False,
              only: OnlyOpt = None,
@@ -145,7 +138,8 @@ def discover(ctx: typer.Context,
              save_fixture: Annotated[Path | None, typer.Option(
                  "--save-fixture", metavar="DIR",
                  help="Record the sysfs files and NVML answers read into DIR (sys/, nvml.json, pci.ids).")]
-             = None) -> None:
+             = None,
+             no_headers: NoHeadersOpt = False) -> None:
     """Discover GPUs (NVML), NICs, PCI devices and CPU/NUMA, and the ResourceSlices drivers would publish.
 
     Read-only: never changes MIG mode, clocks or any device setting.  Probes that cannot
@@ -171,59 +165,25 @@ def discover(ctx: typer.Context,
     for message in [*inv.messages, *result.messages]:
         if message.level == "warning":
             env.warn(message.text)
-        elif output is not DiscoverFormat.TABLE:  # tables show probes; say why slices may be missing
+        elif output != "table":  # tables show probes; say why slices may be missing
             env.err.print(f"Note: {message.text}", soft_wrap=True)
     if save_fixture is not None:
         written = write_fixture(session, save_fixture)
         env.err.print(f"Saved fixture to {save_fixture}: {', '.join(written)}", soft_wrap=True)
-    _render(env, output, inventory, inv, result, kinds)
+    env.render(_report(inventory, inv, result, kinds), output, no_headers=no_headers)
 
 
-def _render(env: CliEnv, output: DiscoverFormat, inventory: bool, inv: Inventory, result: BuildResult,
-            kinds: frozenset[str]) -> None:
-    if output is DiscoverFormat.TABLE:
-        _tables(env, inv, result, kinds)
-        return
-    doc: Any
-    if inventory:
-        doc = inv.to_dict()
-    else:
-        doc = result.to_list() if output is DiscoverFormat.JSON else result.slices
-    if output is DiscoverFormat.JSON:
-        env.write(json.dumps(doc, indent=2))
-        return
-    import yaml
-
-    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present: much faster
-    dumper = type("NoAliasDumper", (base,), {"ignore_aliases": lambda self, data: True})
-    if isinstance(doc, list):
-        env.write(yaml.dump_all(doc, Dumper=dumper, sort_keys=False) if doc else "")
-    else:
-        env.write(yaml.dump(doc, Dumper=dumper, sort_keys=False))
-
-
-def _tables(env: CliEnv, inv: Inventory, result: BuildResult, kinds: frozenset[str]) -> None:
-    from rich.measure import Measurement
-    from rich.table import Table
-
+def _report(inventory: bool, inv: Inventory, result: BuildResult, kinds: frozenset[str]) -> Any:
+    """What discover shows, as the render registry's ``discover`` report."""
     from dractl.discover.tables import tables
+    from dractl.render.discover import DiscoverReport, DiscoverTable
 
-    for t in tables(inv, result, kinds):
-        table = Table(title=t.title, title_justify="left", show_edge=False, box=None, pad_edge=False)
-        for column in t.columns:
-            table.add_column(column, overflow="fold")
-        for row in t.rows:
-            table.add_row(*row)
-        # Piped output keeps whole rows (grep-able); a terminal folds cells to its width.
-        if env.out.is_terminal:
-            env.out.print(table)
-        else:
-            saved = env.out.width
-            wide = env.out.options.update_width(1000)
-            env.out.width = max(saved, Measurement.get(env.out, wide, table).maximum)
-            env.out.print(table)
-            env.out.width = saved
-        env.out.print()
+    shown = [DiscoverTable(t.title, tuple(t.columns), tuple(tuple(r) for r in t.rows))
+             for t in tables(inv, result, kinds)]
+    if inventory:
+        raw = inv.to_dict()
+        return DiscoverReport(raw, [raw], shown, stream=False)
+    return DiscoverReport(result.to_list(), result.slices, shown)
 
 
 def register(app: typer.Typer) -> None:

@@ -82,13 +82,15 @@ class CliEnv:
             else kube_version
         return resolve_release(flag, feature_gates, header, command=self.command or None, warn=self.warn)
 
-    def render(self, report: Any, output: Any) -> None:
+    def render(self, report: Any, output: Any, *, no_headers: bool = False) -> None:
         """Write ``report`` in the ``-o`` format through the render registry, then each input that
         could not be read (``report.input_errors``, when it has them) as one line on stderr.
-        Raises UsageError when the report type has no writer for the format."""
-        from dractl.render import render
+        ``no_headers`` (``--no-headers``) reaches every table the writer draws with
+        ``render.table.write_rows``; so does piping (no wrapped or cut cells when stdout is not a
+        terminal).  Raises UsageError when the report type has no writer for the format."""
+        from dractl.render import RenderOptions, render
 
-        render(report, output, self.out, self.command or None)
+        render(report, output, self.out, self.command or None, RenderOptions(no_headers=no_headers))
         for error in getattr(report, "input_errors", ()):
             self.error(error.one_line())
 

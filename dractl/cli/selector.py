@@ -5,9 +5,7 @@
 
 from __future__ import annotations
 
-import json
-from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -17,23 +15,14 @@ from dractl.cli.options import (
     FeatureGatesOpt,
     KubeVersionOpt,
     MaxInputSizeOpt,
+    NoHeadersOpt,
+    output_option,
     parse_size,
 )
-from dractl.errors import EXIT_FINDINGS, EXIT_INPUT, UsageError
+from dractl.errors import EXIT_INPUT, UsageError
 
-if TYPE_CHECKING:
-    from dractl.cel.playground import CheckResult, EvalResult
-    from dractl.model.features import Features
-    from dractl.model.objects import Device
-
-
-class SelectorOutput(StrEnum):
-    TABLE = "table"
-    JSON = "json"
-
-
-OutputOpt = Annotated[SelectorOutput, typer.Option("-o", "--output", help="Output format: table, json.",
-                                                   case_sensitive=False)]
+_, CheckOutputOpt, CHECK_OUTPUT = output_option("selector-check")
+_, EvalOutputOpt, EVAL_OUTPUT = output_option("selector-eval")
 ExprsArg = Annotated[list[str], typer.Argument(metavar="EXPR", help="CEL selector expressions.",
                                                show_default=False)]
 
@@ -58,70 +47,23 @@ Examples:
 """
 
 
-def _features(kube_version: str | None, feature_gates: str | None, env: CliEnv) -> Features:
-    return env.release(kube_version, feature_gates).features
-
-
 def check(ctx: typer.Context, expressions: ExprsArg, kube_version: KubeVersionOpt = None,
           feature_gates: FeatureGatesOpt = None,
-          output: OutputOpt = SelectorOutput.TABLE) -> None:
+          output: CheckOutputOpt = CHECK_OUTPUT) -> None:  # type: ignore[valid-type]
     """Check selectors as the API server does for a new object: length, compile and type
     errors, estimated cost (limit 1,000,000).
 
     Exit status: 0 all accepted, 1 any rejected, 2 usage error.
     """
     from dractl.cel.playground import check_expression
+    from dractl.explain.playground import SelectorCheckReport
 
     env = CliEnv.of(ctx)
-    features = _features(kube_version, feature_gates, env)
-    results = [check_expression(e, features) for e in expressions]
-    if output is SelectorOutput.JSON:
-        env.write(json.dumps([r.to_dict() for r in results], indent=2))
-    else:
-        _check_table(env, results)
-    raise typer.Exit(0 if all(r.ok for r in results) else EXIT_FINDINGS)
-
-
-def _check_table(env: CliEnv, results: list[CheckResult]) -> None:
-    """One block per selector: verdict and estimated cost, the expression, then the message."""
-    for i, r in enumerate(results):
-        if i:
-            env.out.print()
-        cost = "-" if r.max_cost is None else str(r.max_cost)
-        verdict = "accepted" if r.ok else f"rejected ({r.error_type})"
-        env.out.print(f"{verdict}, estimated cost {cost}: {r.expression}", soft_wrap=True)
-        for line in (r.error or "").splitlines():
-            env.out.print(f"  {line}", soft_wrap=True)
-        if r.hint:
-            env.out.print(f"  hint: {r.hint}", soft_wrap=True)
-
-
-def _load_devices(paths: list[str], max_input_size: str, env: CliEnv) -> tuple[list[Device], dict[int, str]]:
-    from dractl.io import load_paths
-    from dractl.model.build import build_object
-
-    loaded = load_paths(paths, max_input_size=parse_size(max_input_size, "selector eval"))
-    for error in loaded.errors:
-        env.err.print(f"dractl: error: {error.one_line()}", soft_wrap=True)
-    if loaded.errors and not loaded.docs:
-        raise typer.Exit(EXIT_INPUT)
-    devices: list[Device] = []
-    nodes: dict[int, str] = {}
-    for doc in loaded.docs:
-        if doc.raw.get("kind") != "ResourceSlice":
-            continue
-        try:
-            rs = build_object(doc.raw, doc.origin)
-        except (KeyError, ValueError) as e:
-            env.err.print(f"dractl: error: {doc.origin.file}: ResourceSlice: {e}", soft_wrap=True)
-            raise typer.Exit(EXIT_INPUT) from None
-        for d in getattr(rs, "devices", ()):
-            devices.append(d)
-            nodes[id(d)] = getattr(rs, "node_name", None) or ("<all nodes>" if getattr(rs, "all_nodes", None)
-                                                               else "")
-    if loaded.errors:
-        raise typer.Exit(EXIT_INPUT)
-    return devices, nodes
+    release = env.release(kube_version, feature_gates)
+    results = tuple(check_expression(e, release.features) for e in expressions)
+    report = SelectorCheckReport(results, release.kube_version)
+    env.render(report, output)
+    raise typer.Exit(report.exit_code)
 
 
 def evaluate(ctx: typer.Context, expressions: ExprsArg,
@@ -129,8 +71,8 @@ def evaluate(ctx: typer.Context, expressions: ExprsArg,
                  "-f", "--filename", metavar="PATH",
                  help="ResourceSlice files or directories ('-' for stdin); repeatable.")] = [],  # noqa: B006
              kube_version: KubeVersionOpt = None, feature_gates: FeatureGatesOpt = None,
-             max_input_size: MaxInputSizeOpt = DEFAULT_MAX_INPUT_SIZE,
-             output: OutputOpt = SelectorOutput.TABLE) -> None:
+             max_input_size: MaxInputSizeOpt = DEFAULT_MAX_INPUT_SIZE, no_headers: NoHeadersOpt = False,
+             output: EvalOutputOpt = EVAL_OUTPUT) -> None:  # type: ignore[valid-type]
     """Evaluate selectors on the devices of ResourceSlices, as the scheduler's allocator does:
     which devices match, which fail with a runtime error and why, and which attribute or
     capacity names a selector uses that no input device publishes.
@@ -139,53 +81,26 @@ def evaluate(ctx: typer.Context, expressions: ExprsArg,
     compile or fails on some device, 2 unreadable input or usage error.
     """
     from dractl.cel.playground import evaluate as run
+    from dractl.explain.playground import SelectorEvalReport, slice_devices
+    from dractl.io import load_paths
 
     env = CliEnv.of(ctx)
     if not files:
         raise UsageError("missing -f PATH (ResourceSlice files or directories, '-' for stdin)",
                          "selector eval")
-    features = _features(kube_version, feature_gates, env)
-    devices, nodes = _load_devices(files, max_input_size, env)
+    release = env.release(kube_version, feature_gates)
+    loaded = load_paths(files, max_input_size=parse_size(max_input_size, "selector eval"))
+    devices, nodes, bad = slice_devices(loaded.docs)
+    for error in [*loaded.errors, *bad]:  # nothing is evaluated on partial input
+        env.error(error.one_line())
+    if loaded.errors or bad:
+        raise typer.Exit(EXIT_INPUT)
     if not devices:
         env.warn("no ResourceSlice devices in the given files: nothing to evaluate")
-    results = [run(e, devices, features, nodes=nodes) for e in expressions]
-    if output is SelectorOutput.JSON:
-        env.write(json.dumps([r.to_dict() for r in results], indent=2))
-    else:
-        for i, r in enumerate(results):
-            if i:
-                env.out.print()
-            _eval_table(env, r)
-    failed = any(r.compile_error or r.errors for r in results)
-    raise typer.Exit(EXIT_FINDINGS if failed else 0)
-
-
-def _eval_table(env: CliEnv, r: EvalResult) -> None:
-    from rich.table import Table
-
-    env.out.print(f"Selector: {r.expression}", soft_wrap=True)
-    if r.compile_error:
-        env.out.print(f"Does not compile: {r.compile_error}", soft_wrap=True)
-        return
-    if r.outcomes:
-        table = Table(box=None, show_edge=False, pad_edge=False)
-        for col in ("DEVICE", "NODE", "RESULT", "ERROR"):
-            table.add_column(col, overflow="fold")
-        for o in r.outcomes:
-            d = o.device
-            result = "error" if o.error else ("match" if o.matches else "no match")
-            table.add_row(f"{d.driver}/{d.pool}/{d.name}", o.node or d.node_name or "", result, o.error or "")
-        env.out.print(table)
-    env.out.print(f"{r.matched} of {len(r.outcomes)} devices match; {r.errors} failed with an error "
-                  f"(estimated cost {r.max_cost}).", soft_wrap=True)
-    for ref in r.missing:
-        hint = ""
-        if ref.other_kind_on:
-            domain, _, name = ref.qualified.rpartition("/")
-            hint = (f"; it is a {ref.other_kind} on {ref.other_kind_on} devices: did you mean "
-                    f'device.{ref.other_kind}["{domain}"].{name}?')
-        env.out.print(f"Note: {ref.qualified} ({ref.kind}) exists on {ref.present_on} of {ref.total} "
-                      f"devices{hint or '.'}", soft_wrap=True)
+    results = tuple(run(e, devices, release.features, nodes=nodes) for e in expressions)
+    report = SelectorEvalReport(results, release.kube_version, len(devices))
+    env.render(report, output, no_headers=no_headers)
+    raise typer.Exit(report.exit_code)
 
 
 def register(app: typer.Typer) -> None:

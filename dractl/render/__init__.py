@@ -14,6 +14,6 @@ Rich is imported only by the writers that draw tables.
 
 from __future__ import annotations
 
-from dractl.render.registry import Format, allowed_formats, format_enum, render
+from dractl.render.registry import Format, RenderOptions, allowed_formats, format_enum, render
 
-__all__ = ["Format", "allowed_formats", "format_enum", "render"]
+__all__ = ["Format", "RenderOptions", "allowed_formats", "format_enum", "render"]

@@ -1,9 +1,18 @@
-"""The (report type, format) → writer registry and :func:`render`."""
+"""The (report type, format) → writer registry and :func:`render`.
+
+Options that hold for every table of one command run (``--no-headers``) travel in a
+:class:`RenderOptions` that :func:`render` makes current for the writer's call
+(:func:`options`), so a writer's signature stays ``(report, console)`` and shared helpers
+such as :func:`dractl.render.table.write_rows` honour them without each writer knowing.
+"""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
 
@@ -15,11 +24,37 @@ class Format(StrEnum):
 
     TABLE = "table"
     WIDE = "wide"
+    NAME = "name"
     JSON = "json"
     YAML = "yaml"
     GITHUB = "github"
     JUNIT = "junit"
     SARIF = "sarif"
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """``no_headers``: tables leave out their header row (kubectl's ``--no-headers``)."""
+
+    no_headers: bool = False
+
+
+_DEFAULT_OPTIONS = RenderOptions()
+_OPTIONS: ContextVar[RenderOptions] = ContextVar("dractl_render_options")
+
+
+def options() -> RenderOptions:
+    """The options of the render call in progress (defaults outside one)."""
+    return _OPTIONS.get(_DEFAULT_OPTIONS)
+
+
+@contextmanager
+def using(opts: RenderOptions) -> Iterator[None]:
+    token = _OPTIONS.set(opts)
+    try:
+        yield
+    finally:
+        _OPTIONS.reset(token)
 
 
 Writer = Callable[[Any, Any], None]
@@ -29,7 +64,9 @@ _WRITERS: dict[tuple[str, Format], Writer | str] = {}
 # A new report type's writer module is added here (one line).
 PROVIDERS = [
     "dractl.render.capacity",
+    "dractl.render.discover",
     "dractl.render.explain",
+    "dractl.render.selector",
     "dractl.render.validation",
 ]
 _loaded = False
@@ -69,9 +106,10 @@ def format_enum(report_type: str) -> type[Enum]:
     return Enum(f"{report_type.title().replace('-', '')}Format", members, type=str)  # type: ignore[return-value]
 
 
-def render(report: Any, fmt: Format | str | Enum, console: Any, command: str | None = None) -> None:
-    """Write ``report`` in ``fmt`` to ``console`` (a Rich console on stdout).  Raises UsageError
-    when the report type has no writer for the format."""
+def render(report: Any, fmt: Format | str | Enum, console: Any, command: str | None = None,
+           opts: RenderOptions | None = None) -> None:
+    """Write ``report`` in ``fmt`` to ``console`` (a Rich console on stdout) with ``opts``.  Raises
+    UsageError when the report type has no writer for the format."""
     _load()
     value = fmt.value if isinstance(fmt, Enum) else str(fmt)
     report_type = report.report_type
@@ -81,7 +119,8 @@ def render(report: Any, fmt: Format | str | Enum, console: Any, command: str | N
         allowed = ", ".join(f.value for f in allowed_formats(report_type))
         raise UsageError(f"--output {value} is not supported by {command or report_type}; one of: {allowed}",
                          command) from None
-    writer(report if Format(value) in _EXACT else _Escaped(report), console)
+    with using(opts or RenderOptions()):
+        writer(report if Format(value) in _EXACT else _Escaped(report), console)
 
 
 # Formats whose writers get the exact document (and escape on their own, see render.sanitize);

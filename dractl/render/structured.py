@@ -1,4 +1,5 @@
-"""JSON and YAML: the same document, ``report.to_dict()``, with its key order kept."""
+"""JSON and YAML: the same document, ``report.to_dict()``, with its key order kept; and
+``-o name`` for reports that list objects (``report.names()``, as kubectl's ``-o name``)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,10 @@ def write_json(report: Any, console: Any) -> None:
 
 def write_yaml(report: Any, console: Any) -> None:
     write_text(console, to_yaml(report))
+
+
+def write_names(report: Any, console: Any) -> None:
+    """``-o name``: one ``kind/name`` (or other identifier) per line, from ``report.names()``."""
+    names = list(report.names())
+    if names:
+        write_text(console, "".join(f"{n}\n" for n in names))

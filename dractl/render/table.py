@@ -78,10 +78,16 @@ def findings_lines(doc: dict[str, Any], wide: bool = False) -> str:
 
 
 def write_table(report: Any, console: Any, wide: bool = False) -> None:
-    """The findings as a table (as lines when the message column would be narrower than
-    MIN_MESSAGE_WIDTH), then the summary line."""
+    """The findings as a table, then the summary line.  Piped (stdout not a terminal): one
+    line per finding, never wrapped; on a terminal the message column folds to its width, and
+    findings become compiler-style lines when it would be narrower than MIN_MESSAGE_WIDTH."""
     doc = sanitize(report.to_dict())
-    if doc["items"]:
+    if doc["items"] and not getattr(console, "is_terminal", False):  # piped: whole rows, never wrapped
+        headers = ["LOCATION", "SEVERITY", "RULE", *(["OBJECT"] if wide else []), "MESSAGE"]
+        rows = [[_location(i), i["severity"], i["rule"], *([_object(i)] if wide else []), _message(i)]
+                for i in doc["items"]]
+        write_rows(console, headers, rows)
+    elif doc["items"]:
         fixed = max(len(_location(i)) for i in doc["items"]) + len("SEVERITY") + 9 + \
             max(len(i["rule"]) for i in doc["items"])
         if wide:
@@ -107,3 +113,43 @@ def plain(renderable: Any, width: int) -> str:
 
 def write_wide(report: Any, console: Any) -> None:
     write_table(report, console, wide=True)
+
+
+COLUMN_GAP = "   "
+
+
+def write_rows(console: Any, headers: list[str], rows: list[list[str]], *, title: str | None = None) -> None:
+    """A kubectl-style table (no box, columns three spaces apart) of ``rows`` under ``headers``.
+
+    When stdout is not a terminal (a pipe, a file, a test), no cell is ever wrapped or cut:
+    each row is one line, whatever its length, so ``grep``/``awk``/``cut`` see whole rows.
+    On a terminal, long cells fold to the terminal's width.  ``--no-headers``
+    (:func:`dractl.render.registry.options`) leaves out the header row; ``title`` is a line
+    above the table (kept with ``--no-headers``: it is not a column header)."""
+    from dractl.render.registry import options
+
+    no_headers = options().no_headers
+    if title:
+        write_text(console, title)
+    if getattr(console, "is_terminal", False):
+        write_text(console, _terminal_table(console, headers, rows, no_headers))
+        return
+    lines = rows if no_headers else [headers, *rows]
+    if not lines:
+        return
+    widths = [max(len(line[i]) for line in lines) for i in range(len(headers))]
+    text = "".join(COLUMN_GAP.join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip() + "\n"
+                   for line in lines)
+    write_text(console, text)
+
+
+def _terminal_table(console: Any, headers: list[str], rows: list[list[str]], no_headers: bool) -> str:
+    from rich.table import Table
+
+    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 0, 0, len(COLUMN_GAP)),
+                  header_style=None, show_header=not no_headers)
+    for header in headers:
+        table.add_column(header, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    return plain(table, console.width)

@@ -79,10 +79,8 @@ def _with_option(option: str) -> list[tuple[str, ...]]:
 
 
 KUBE_VERSION_COMMANDS = _with_option("--kube-version")
-# Report commands (generate and snapshot write Kubernetes manifests, not reports); selector and
-# discover move to the registry next.
-OUTPUT_COMMANDS = [p for p in _with_option("--output")
-                   if p[0] not in ("generate", "snapshot", "completion", "selector", "discover")]
+# Report commands (generate and snapshot write Kubernetes manifests, not reports).
+OUTPUT_COMMANDS = [p for p in _with_option("--output") if p[0] not in ("generate", "snapshot", "completion")]
 
 
 def test_the_walk_finds_the_version_sensitive_commands() -> None:

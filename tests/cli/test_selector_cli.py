@@ -47,7 +47,7 @@ def test_check_accepts_and_rejects(run_cli: Callable[..., Any]) -> None:
     assert r.stdout.startswith("accepted, estimated cost 7: ")
     r = run_cli(["selector", "check", MEMORY, 'quantity("1") != quantity("2")', "device.driver", "-o", "json"])
     assert r.exit_code == 1
-    out = json.loads(r.stdout)
+    out = json.loads(r.stdout)["items"]
     assert [o["valid"] for o in out] == [True, False, False]
     assert out[1]["errorType"] == "Forbidden" and "too complex" in out[1]["error"]
     assert out[2]["error"] == "must evaluate to bool or the unknown type, not string"
@@ -66,7 +66,7 @@ def test_eval_reports_matches_errors_and_missing_names(run_cli: Callable[..., An
     typo = 'device.attributes["gpu.nvidia.com"].idx == 0'
     r = run_cli(["selector", "eval", MEMORY, typo, "-f", str(tmp_path), "-o", "json"])
     assert r.exit_code == 1, r.stderr
-    mem, bad = json.loads(r.stdout)
+    mem, bad = json.loads(r.stdout)["items"]
     assert [x["matches"] for x in mem["results"]] == [True, False, None]
     assert "Patch number must not contain leading zeroes" in mem["results"][2]["error"]
     assert bad["references"] == [{"kind": "attributes", "name": "gpu.nvidia.com/idx", "presentOn": 0,

@@ -95,7 +95,7 @@ def test_misspelled_dra_kind_is_reported_by_claim_validate(run_cli: Callable[...
     typo = {**copy.deepcopy(CLAIM), "kind": "ResourceClaims"}
     r = run_cli(["claim", "validate", str(_write(tmp_path / "c.yaml", [typo]))])
     assert r.exit_code == 1
-    assert 'API-UNKNOWN-KIND: no matches for kind "ResourceClaims"' in r.stdout
+    assert 'API-UNKNOWN-KIND   no matches for kind "ResourceClaims"' in r.stdout
     kindless = {"apiVersion": V1, "metadata": {"name": "x"}}
     r = run_cli(["slice", "validate", str(_write(tmp_path / "k.yaml", [kindless]))])
     assert r.exit_code == 1 and "SCHEMA-NO-KIND" in r.stdout

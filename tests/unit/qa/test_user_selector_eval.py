@@ -25,7 +25,7 @@ def _eval(run_cli: Any, tmp_path: Path, expr: str) -> tuple[int, dict[str, Any]]
     path.write_text(_SLICE)
     result = run_cli(["selector", "eval", expr, "-f", str(path), "-o", "json"])
     assert "Traceback" not in result.stderr
-    return result.exit_code, json.loads(result.stdout)[0]
+    return result.exit_code, json.loads(result.stdout)["items"][0]
 
 
 def test_invalid_version_attribute_fails_every_expression_on_that_device(run_cli: Any, tmp_path: Path) -> None:

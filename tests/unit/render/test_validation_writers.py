@@ -39,12 +39,13 @@ def report(input_errors: tuple[InputError, ...] = ()) -> ValidationReport:
     return ValidationReport.build("1.37", findings, objects, input_errors, ["dir/c.yaml", "x.yaml"], RULES)
 
 
-def console() -> Console:
-    return Console(file=io.StringIO(), width=100, markup=False, emoji=False, highlight=False, color_system=None)
+def console(terminal: bool = False) -> Console:
+    return Console(file=io.StringIO(), width=100, markup=False, emoji=False, highlight=False, color_system=None,
+                   force_terminal=terminal)
 
 
-def rendered(fmt: str, rep: ValidationReport | None = None, width: int = 100) -> str:
-    con = console()
+def rendered(fmt: str, rep: ValidationReport | None = None, width: int = 100, terminal: bool = True) -> str:
+    con = console(terminal)
     con.width = width
     render(rep or report(), fmt, con)
     return con.file.getvalue()  # type: ignore[attr-defined]
@@ -60,6 +61,29 @@ def test_table() -> None:
         "x.yaml            error      SCHEMA-NO-KIND           kind not set\\n100% sure\n"
         "Validated 3 objects in 2 files against Kubernetes 1.37: 2 errors, 1 warning; skipped 1 object of "
         "other kinds (Namespace: 1).\n")
+
+
+def test_piped_table_never_wraps_or_cuts() -> None:
+    """Regression (issue 14 item 5): piped tables wrapped at Rich's 80/COLUMNS width."""
+    text = rendered("table", width=40, terminal=False)
+    assert text == (
+        "LOCATION          SEVERITY   RULE                     MESSAGE\n"
+        "dir/c.yaml:1:1    warning    API-VERSION-DEPRECATED   apiVersion: resource.k8s.io/v1beta1 DeviceClass "
+        "is deprecated in v1.35+, unavailable in v1.38+\n"
+        'dir/c.yaml:12:9   error      SCHEMA-UNKNOWN-FIELD     unknown field "spec.a,b"\n'
+        "x.yaml            error      SCHEMA-NO-KIND           kind not set\\n100% sure\n"
+        "Validated 3 objects in 2 files against Kubernetes 1.37: 2 errors, 1 warning; skipped 1 object of "
+        "other kinds (Namespace: 1).\n")
+
+
+def test_no_headers_drops_the_header_row_only() -> None:
+    from dractl.render import RenderOptions
+
+    con = console()
+    render(report(), "table", con, opts=RenderOptions(no_headers=True))
+    lines = con.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert lines[0].startswith("dir/c.yaml:1:1    warning") and len(lines) == 4
+    assert lines[-1].startswith("Validated 3 objects")
 
 
 def test_wide_table_names_the_object() -> None:
@@ -174,7 +198,7 @@ def test_unsupported_format_is_a_usage_error() -> None:
 
 
 def test_allowed_formats_drive_the_option_enum() -> None:
-    assert allowed_formats("validation") == list(Format)
+    assert allowed_formats("validation") == [f for f in Format if f is not Format.NAME]
     enum = format_enum("validation")
-    assert [m.value for m in enum] == [f.value for f in Format]
+    assert [m.value for m in enum] == [f.value for f in allowed_formats("validation")]
     assert allowed_formats("no-such-report") == []
