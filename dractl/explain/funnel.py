@@ -154,7 +154,15 @@ def _funnel(
     cls, selectors, mode, n, _ = spec
     needed = None if mode == "All" else n
     by_reason: dict[tuple[str, Reason], list[Decision]] = defaultdict(list)
+    # The search backtracks: a device rejected in an abandoned branch (a constraint that failed
+    # against a device tried first) can still be chosen in the end.  A chosen device was not
+    # rejected: its decisions leave the funnel, and the stage's count with them.
+    chosen = set(count.chosen)
+    unrejected: dict[Reason, set[str]] = defaultdict(set)
     for d in decisions:
+        if d.device_id in chosen:
+            unrejected[d.reason].add(d.device_id or "")
+            continue
         by_reason[(d.check, d.reason)].append(d)
     ordered = sorted(by_reason, key=lambda k: _order(*k))
     stages: list[Stage] = []
@@ -163,7 +171,7 @@ def _funnel(
     for i, key in enumerate(ordered):
         ds = by_reason[key]
         reason = _VALUE[key[1]]
-        rejected = count.rejected.get(key[1], len(ds))
+        rejected = max(count.rejected.get(key[1], len(ds)) - len(unrejected.pop(key[1], ())), len(ds))
         before, remaining = remaining, max(remaining - rejected, 0)
         ids = tuple(d.device_id or "" for d in ds[: ctx.examples])
         stages.append(Stage(key[0], reason, rejected, remaining, ids, ds[0].detail))
