@@ -19,6 +19,21 @@ SHARED = REPO / ".." / "shared"
 collect_ignore = ["fixtures", "golden"]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite needs ../shared (corpus, conformance tables, docs): without it, tests that
+    read it would be skipped and a green run would mean little, so fail at once.  In CI
+    (``CI=true``), hypothesis runs derandomised: the same examples every run, so a red CI run
+    is reproducible and a green one is not luck."""
+    if not SHARED.is_dir():
+        raise pytest.UsageError(f"{SHARED.resolve()} is missing: the tests need the shared test data "
+                                "checked out beside the repository (../shared)")
+    from hypothesis import settings
+
+    settings.register_profile("ci", derandomize=True, print_blob=True)
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        settings.load_profile("ci")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite tests/golden/**/stdout.*, stderr.txt and exit_code from the current output")
