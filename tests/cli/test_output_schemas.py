@@ -35,6 +35,10 @@ INVOCATIONS: dict[str, list[str]] = {
     "class validate": ["class", "validate", f"{DEMO}deviceclasses.yaml"],
     "explain-allocation": ["explain-allocation", "--claim", "two-h100", "-f", DEMO],
     "capacity": ["capacity", "--claim", "single-gpu", "-f", DEMO],
+    "availability": ["availability", "-f", DEMO],
+    "claims": ["claims", "-A", "-f", DEMO],
+    "health": ["health", "-f", DEMO],
+    "taints": ["taints", "-f", DEMO],
     "selector check": ["selector", "check", GPU, "device.driver"],
     "selector eval": ["selector", "eval", GPU, 'device.attributes["gpu.nvidia.com"].uuid.x', "-f", DEMO],
 }
