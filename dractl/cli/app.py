@@ -80,7 +80,10 @@ def _exit(code: int, argv: Sequence[str] | None) -> int:
 
 def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
     import typer
-    from typer._click import exceptions as click  # typer >= 0.29 vendors Click
+    try:
+        from typer._click import exceptions as click  # typer 0.29 vendors Click
+    except ImportError:  # pragma: no cover - a Typer that depends on Click again
+        from click import exceptions as click  # type: ignore[no-redef]
 
     try:
         import typer.main

@@ -8,7 +8,12 @@ Typer parameter a :class:`FastRuntimeParam`: for values whose coerced result is 
 matching choice string for an ``Enum``, an in-range ``int`` for an ``int``, ``None``) it
 returns exactly what Typer's adapter would return; for anything else -- including every
 value Typer would reject -- it defers to Typer's own coercion, so results and error
-messages are identical.  If Typer's internals change, :func:`install` does nothing.
+messages are identical.
+
+It reaches into Typer's private modules, so it runs only on the exact Typer versions it was
+written and tested against (:data:`TESTED_TYPER`); on any other version :func:`install` does
+nothing and Typer's own (documented) coercion runs: slower, never wrong.  CI runs the CLI
+tests once more against the newest Typer to keep that fallback honest (``.ci/run``).
 """
 
 from __future__ import annotations
@@ -17,10 +22,17 @@ from enum import Enum
 from typing import Any, get_args, get_origin
 
 _MISSING = object()
+# Typer releases whose private coercion API this module was checked against.
+TESTED_TYPER = frozenset({"0.29.2"})
 
 
 def install(command: Any) -> None:
-    """Give every Typer parameter of ``command`` (and its subcommands) the fast coercion."""
+    """Give every Typer parameter of ``command`` (and its subcommands) the fast coercion (only on
+    a Typer of :data:`TESTED_TYPER`)."""
+    import typer
+
+    if getattr(typer, "__version__", None) not in TESTED_TYPER:
+        return
     try:
         from typer._coercion import RuntimeParam, build_runtime_param
         from typer._param_types import coerce_cli_choice

@@ -83,3 +83,22 @@ def test_a_bad_choice_still_gets_typers_message() -> None:
                           capture_output=True, text=True, check=False, timeout=60)
     assert proc.returncode == 2
     assert "Invalid value for '--mig-mode': Value error, 'bogus' is not one of 'static'" in proc.stderr
+
+
+def test_the_fast_path_runs_only_on_a_tested_typer(monkeypatch) -> None:
+    """On any other Typer version install() leaves Typer's own coercion in place."""
+    import typer
+    import typer.main
+
+    from dractl.cli import coercion
+    from dractl.cli.root import build_app
+
+    def runtime_params(version: str) -> set[str]:
+        monkeypatch.setattr(typer, "__version__", version)
+        command = typer.main.get_command(build_app())
+        coercion.install(command)
+        validate = command.commands["validate"]  # type: ignore[attr-defined]
+        return {type(getattr(p, "_runtime_param", None)).__name__ for p in validate.params}
+
+    assert "FastRuntimeParam" in runtime_params(sorted(coercion.TESTED_TYPER)[0])
+    assert "FastRuntimeParam" not in runtime_params("0.99.0")
