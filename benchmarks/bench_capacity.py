@@ -233,7 +233,10 @@ def _phases(claim: Path, snapshot: Path) -> tuple[float, float, float, int]:
 
     t0 = time.process_time()
     world = inp.load_world(inp.world_sources([], str(snapshot)), "default")
-    version, features, _ = inp.resolve_features(world, None, None, lambda _: None)
+    from dractl.io.release import resolve_release
+
+    release = resolve_release(None, None, inp.header_of(world))
+    version, features = release.kube_version, release.features
     spec, _ = inp.target_spec([str(claim)], [], None, "default", version, features)
     t1 = time.process_time()
     opts = CapacityOptions(features=features, kube_version=version)
