@@ -52,6 +52,9 @@ NamespaceOpt = Annotated[
     typer.Option("-n", "--namespace", metavar="NS", help="Namespace of the claims [default: default]."),
 ]
 AllNamespacesOpt = Annotated[bool, typer.Option("-A", "--all-namespaces", help="Claims of every namespace.")]
+ClusterWideOpt = Annotated[bool, typer.Option(
+    "-A", "--all-namespaces",
+    help="Accepted as in kubectl: this view always reads the claims of every namespace.")]
 NoHeadersOpt = Annotated[bool, typer.Option("--no-headers", help="Tables: leave out the column headers.")]
 WatchOpt = Annotated[
     bool, typer.Option("-w", "--watch", help="Re-render whenever the inputs change (Ctrl-C ends).")
@@ -131,6 +134,7 @@ def availability(
     request_timeout: RequestTimeoutOpt = None,
     chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
     partial: PartialOpt = False,
+    all_namespaces: ClusterWideOpt = False,
     output: AvailabilityOutput = DEFAULT_AVAILABILITY,  # type: ignore[valid-type]
 ) -> None:
     """Show devices published, allocated, free, tainted and unhealthy per node, driver and pool.
@@ -139,6 +143,7 @@ def availability(
     consumable capacity, taints and incomplete pools count.  Exit status: 0, 2 usage or
     input error, 3 cluster error.
     """
+    del all_namespaces  # what is allocated is cluster-wide: claims are always read everywhere
     from dractl.inventory.availability import AvailabilityOptions
     from dractl.inventory.availability import availability as engine
 
@@ -262,6 +267,7 @@ def health(
     request_timeout: RequestTimeoutOpt = None,
     chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
     partial: PartialOpt = False,
+    all_namespaces: ClusterWideOpt = False,
     output: HealthOutput = DEFAULT_HEALTH,  # type: ignore[valid-type]
 ) -> None:
     """Show device health from pod status, driver health taints and claim conditions.
@@ -269,6 +275,7 @@ def health(
     Lists the devices something reported on, with the claims and pods they affect.
     Exit status: 0, 2 usage or input error, 3 cluster error.
     """
+    del all_namespaces  # what is allocated is cluster-wide: claims are always read everywhere
     from dractl.inventory.health import HealthOptions
     from dractl.inventory.health import health as engine
 
@@ -315,12 +322,14 @@ def taints(
     request_timeout: RequestTimeoutOpt = None,
     chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
     partial: PartialOpt = False,
+    all_namespaces: ClusterWideOpt = False,
     output: TaintsOutput = DEFAULT_TAINTS,  # type: ignore[valid-type]
 ) -> None:
     """Show device taints, the rule behind each, who tolerates them, and whom NoExecute evicts.
 
     Exit status: 0, 2 usage or input error, 3 cluster error.
     """
+    del all_namespaces  # what is allocated is cluster-wide: claims are always read everywhere
     from dractl.inventory.taints import TaintsOptions
     from dractl.inventory.taints import taints as engine
 
