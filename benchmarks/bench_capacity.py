@@ -262,7 +262,7 @@ def run() -> list[dict[str, Any]]:
         rows += _case("5,000 nodes x 8 GPUs half used, 1-GPU pods", one, gpu)
         rows += _case("5,000 nodes x 8 GPUs half used, 4-GPU NVLink pods", four, gpu)
         mig = _write(folder, "mig", mig_cluster())
-        part = folder / "mig.yaml"
+        part = folder / "mig-claim.yaml"
         part.write_text(json.dumps(_claim("part", "mig-1g")))
         rows += _case("1,000 nodes x 8 MIG GPUs, 1g pods", part, mig)
     return rows
