@@ -14,7 +14,13 @@ from dractl.cli.cluster_options import (
     RequestTimeoutOpt,
 )
 from dractl.cli.env import CliEnv
-from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt, output_option
+from dractl.cli.options import (
+    FeatureGatesOpt,
+    IgnoreAllocationsOpt,
+    IgnoreTaintsOpt,
+    KubeVersionOpt,
+    output_option,
+)
 
 COMMAND = "capacity"
 _, OutputOpt, DEFAULT_OUTPUT = output_option("capacity")
@@ -83,10 +89,8 @@ def capacity(
     snapshot: str | None = typer.Option(None, "--snapshot", metavar="FILE", help="A dractl snapshot."),
     kube_version: KubeVersionOpt = None,
     feature_gates: FeatureGatesOpt = None,
-    ignore_allocations: bool = typer.Option(
-        False, "--ignore-allocations", help="As if no claim held a device."
-    ),
-    ignore_taints: bool = typer.Option(False, "--ignore-taints", help="As if no device were tainted."),
+    ignore_allocations: IgnoreAllocationsOpt = False,
+    ignore_taints: IgnoreTaintsOpt = False,
     without_node: list[str] | None = typer.Option(
         None, "--without-node", metavar="NAME", help="As if the node were gone (repeatable)."
     ),

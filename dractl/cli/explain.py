@@ -15,7 +15,13 @@ from dractl.cli.cluster_options import (
     cluster_options,
 )
 from dractl.cli.env import CliEnv
-from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt, output_option
+from dractl.cli.options import (
+    FeatureGatesOpt,
+    IgnoreAllocationsOpt,
+    IgnoreTaintsOpt,
+    KubeVersionOpt,
+    output_option,
+)
 from dractl.cluster.options import DEFAULT_CHUNK_SIZE, ClusterOptions
 from dractl.errors import UsageError
 
@@ -72,10 +78,8 @@ def explain_allocation(
     node: str | None = typer.Option(None, "--node", metavar="NAME", help="Explain this node only."),
     kube_version: KubeVersionOpt = None,
     feature_gates: FeatureGatesOpt = None,
-    ignore_allocations: bool = typer.Option(
-        False, "--ignore-allocations", help="As if no claim held a device."
-    ),
-    ignore_taints: bool = typer.Option(False, "--ignore-taints", help="As if no device were tainted."),
+    ignore_allocations: IgnoreAllocationsOpt = False,
+    ignore_taints: IgnoreTaintsOpt = False,
     without_node: list[str] | None = typer.Option(
         None, "--without-node", metavar="NAME", help="As if the node were gone."
     ),

@@ -210,3 +210,9 @@ def parse_size(text: str, command: str | None = None) -> int:
     if value <= 0:
         raise UsageError("--max-input-size must be greater than zero", command)
     return value
+
+
+# What-if flags shared by explain-allocation and capacity (dractl.explain.whatif.WhatIf).
+IgnoreAllocationsOpt = Annotated[bool, typer.Option(
+    "--ignore-allocations", help="As if no claim held a device.")]
+IgnoreTaintsOpt = Annotated[bool, typer.Option("--ignore-taints", help="As if no device were tainted.")]
