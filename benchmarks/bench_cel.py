@@ -23,7 +23,7 @@ from dractl.model.quantity import Quantity
 N_DEVICES = 10_000
 SELECTORS = {
     "productName": 'device.driver == "gpu.nvidia.com" && '
-                   'device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H")',
+    'device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H")',
     "memory": 'device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0',
     "regex": 'device.attributes["gpu.nvidia.com"].productName.matches("^NVIDIA [AH][0-9]+")',
 }
@@ -47,10 +47,13 @@ def make_devices(n: int = N_DEVICES) -> list[Device]:
             "type": AttributeValue("string", "gpu"),
             "resource.kubernetes.io/pcieRoot": AttributeValue("string", f"pci0000:{i % 4:02x}"),
         }
-        caps = {"memory": DeviceCapacity(Quantity.parse("80Gi" if i % 3 else "24Gi")),
-                "multiprocessors": DeviceCapacity(Quantity.parse("132"))}
-        out.append(Device(name=f"gpu-{i}", driver="gpu.nvidia.com", pool="node-a",
-                          attributes=attrs, capacity=caps))
+        caps = {
+            "memory": DeviceCapacity(Quantity.parse("80Gi" if i % 3 else "24Gi")),
+            "multiprocessors": DeviceCapacity(Quantity.parse("132")),
+        }
+        out.append(
+            Device(name=f"gpu-{i}", driver="gpu.nvidia.com", pool="node-a", attributes=attrs, capacity=caps)
+        )
     return out
 
 
@@ -62,7 +65,7 @@ def _eval_us(expr: str, devices: list[Device]) -> float:
     samples = []
     batch = 500
     for start in range(0, len(devices), batch):
-        chunk = devices[start:start + batch]
+        chunk = devices[start : start + batch]
         t0 = time.perf_counter()
         for d in chunk:
             sel.matches(d, activations=cache)
@@ -83,8 +86,12 @@ def _compile_ms(expr: str, rounds: int = 50) -> float:
 def _hostile_regex_ms(n: int = 100_000) -> float:
     """A backtracking-prone pattern on an attribute of ``n`` characters (linear time on RE2)."""
     sel = compile_selector('device.attributes["gpu.nvidia.com"].productName.matches("^(a+)+$")')
-    dev = Device(name="gpu-x", driver="gpu.nvidia.com", pool="node-a",
-                 attributes={"productName": AttributeValue("string", "a" * n + "!")})
+    dev = Device(
+        name="gpu-x",
+        driver="gpu.nvidia.com",
+        pool="node-a",
+        attributes={"productName": AttributeValue("string", "a" * n + "!")},
+    )
     times = []
     for _ in range(5):
         t0 = time.perf_counter()
@@ -98,18 +105,40 @@ def run() -> list[dict[str, object]]:
     devices = make_devices()
     rows: list[dict[str, object]] = []
     for name, expr in SELECTORS.items():
-        rows.append({"name": f"cel eval {name}", "value": round(_eval_us(expr, devices), 2), "unit": "µs",
-                     "target": "≤ 28 µs", "note": f"per (selector, device), {len(devices)} devices"})
+        rows.append(
+            {
+                "name": f"cel eval {name}",
+                "value": round(_eval_us(expr, devices), 2),
+                "unit": "µs",
+                "target": "≤ 28 µs",
+                "note": f"per (selector, device), {len(devices)} devices",
+            }
+        )
     for name, expr in SELECTORS.items():
-        rows.append({"name": f"cel compile {name}", "value": round(_compile_ms(expr), 3), "unit": "ms",
-                     "target": "≤ 1 ms", "note": "parse + check + cost estimate + program"})
-    rows.append({"name": "cel regex (a+)+$ on 100k chars", "value": round(_hostile_regex_ms(), 3),
-                 "unit": "ms", "target": "≤ 10 ms", "note": "RE2: linear time (Python's re: hours)"})
+        rows.append(
+            {
+                "name": f"cel compile {name}",
+                "value": round(_compile_ms(expr), 3),
+                "unit": "ms",
+                "target": "≤ 1 ms",
+                "note": "parse + check + cost estimate + program",
+            }
+        )
+    rows.append(
+        {
+            "name": "cel regex (a+)+$ on 100k chars",
+            "value": round(_hostile_regex_ms(), 3),
+            "unit": "ms",
+            "target": "≤ 10 ms",
+            "note": "RE2: linear time (Python's re: hours)",
+        }
+    )
     clear_caches()
     return rows
 
 
 if __name__ == "__main__":
     for row in run():
-        print(f"{row['name']:<28} {row['value']:>10} {row['unit']:<3} target {row['target']:<10} "
-              f"{row['note']}")
+        print(
+            f"{row['name']:<28} {row['value']:>10} {row['unit']:<3} target {row['target']:<10} {row['note']}"
+        )

@@ -52,8 +52,9 @@ def _snapshot(folder: Path) -> Path:
                 if "version" in attr:
                     attr["version"] = ".".join(str(int(p)) for p in attr["version"].split("."))
     path = folder / "snapshot.yaml"
-    path.write_text(write_snapshot(objects, server_version="v1.37.0", feature_gates={},
-                                   time="2026-01-01T00:00:00Z"))
+    path.write_text(
+        write_snapshot(objects, server_version="v1.37.0", feature_gates={}, time="2026-01-01T00:00:00Z")
+    )
     return path
 
 
@@ -79,11 +80,15 @@ def _run(args: list[str]) -> tuple[float, float, float, int]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["COLUMNS"] = "100"
     env["PYTHONPYCACHEPREFIX"] = _pycache()  # byte code cached, as in an installed package
-    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, cwd=REPO, env=env,
-                          check=False, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, cwd=REPO, env=env, check=False, text=True
+    )
     wall = time.perf_counter() - start
-    stats = [dict(kv.split("=", 1) for kv in line.split()) for line in proc.stderr.splitlines()
-             if line.startswith("maxrss=")]
+    stats = [
+        dict(kv.split("=", 1) for kv in line.split())
+        for line in proc.stderr.splitlines()
+        if line.startswith("maxrss=")
+    ]
     if not stats:
         return wall, float("nan"), float("nan"), proc.returncode
     return wall, float(stats[-1]["cpu"]), int(stats[-1]["maxrss"]) / 1024, proc.returncode

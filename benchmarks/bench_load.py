@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Loading benchmarks: a 1,000-node x 8-GPU snapshot, the shared corpus, ``dractl --version``.
 
-    python benchmarks/bench_load.py          # prints this module's rows
+python benchmarks/bench_load.py          # prints this module's rows
 """
 
 from __future__ import annotations
@@ -48,12 +48,27 @@ def _snapshot_rows(nodes: int = 1000, devices: int = 8) -> list[dict[str, Any]]:
         pos_ms, pos = _median_ms(lambda: middle.position("spec.devices[7].attributes.gpu.nvidia.com/uuid"), 1)
     label = f"{nodes}x{devices}"
     return [
-        {"name": f"load snapshot {label} (parse)", "value": parse_ms / 1000, "unit": "s", "target": "< 2 s",
-         "note": f"{size_mb:.1f} MB, {len(res.docs):,} objects, median of 3"},
-        {"name": f"load snapshot {label} (parse + model)", "value": (parse_ms + build_ms) / 1000, "unit": "s",
-         "target": "< 2 s", "note": f"build_object on all {len(objs):,} objects"},
-        {"name": "first position lookup in that snapshot", "value": pos_ms, "unit": "ms",
-         "target": "", "note": f"lazy: composes one document -> line {pos[0]}"},
+        {
+            "name": f"load snapshot {label} (parse)",
+            "value": parse_ms / 1000,
+            "unit": "s",
+            "target": "< 2 s",
+            "note": f"{size_mb:.1f} MB, {len(res.docs):,} objects, median of 3",
+        },
+        {
+            "name": f"load snapshot {label} (parse + model)",
+            "value": (parse_ms + build_ms) / 1000,
+            "unit": "s",
+            "target": "< 2 s",
+            "note": f"build_object on all {len(objs):,} objects",
+        },
+        {
+            "name": "first position lookup in that snapshot",
+            "value": pos_ms,
+            "unit": "ms",
+            "target": "",
+            "note": f"lazy: composes one document -> line {pos[0]}",
+        },
     ]
 
 
@@ -61,12 +76,26 @@ def _corpus_row() -> list[dict[str, Any]]:
     from dractl.io import load_paths
 
     if not CORPUS.is_dir():
-        return [{"name": "load shared corpus (parse)", "value": float("nan"), "unit": "ms", "target": "",
-                 "note": "../shared/corpus not present"}]
+        return [
+            {
+                "name": "load shared corpus (parse)",
+                "value": float("nan"),
+                "unit": "ms",
+                "target": "",
+                "note": "../shared/corpus not present",
+            }
+        ]
     load_paths([str(CORPUS)])  # warm the page cache
     ms, res = _median_ms(lambda: load_paths([str(CORPUS)]), 5)
-    return [{"name": "load shared corpus (parse)", "value": ms, "unit": "ms", "target": "",
-             "note": f"{len(res.files)} files, {len(res.docs)} objects, median of 5"}]
+    return [
+        {
+            "name": "load shared corpus (parse)",
+            "value": ms,
+            "unit": "ms",
+            "target": "",
+            "note": f"{len(res.files)} files, {len(res.docs)} objects, median of 5",
+        }
+    ]
 
 
 def _dractl_script() -> str | None:
@@ -79,14 +108,28 @@ def _dractl_script() -> str | None:
 def _version_row() -> list[dict[str, Any]]:
     script = _dractl_script()
     if script is None:
-        return [{"name": "dractl --version (wall)", "value": float("nan"), "unit": "ms", "target": "< 150 ms",
-                 "note": "dractl script not installed"}]
+        return [
+            {
+                "name": "dractl --version (wall)",
+                "value": float("nan"),
+                "unit": "ms",
+                "target": "< 150 ms",
+                "note": "dractl script not installed",
+            }
+        ]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     subprocess.run([script, "--version"], capture_output=True, check=True, env=env)  # warm up
     cmd = [script, "--version"]
     ms, _ = _median_ms(lambda: subprocess.run(cmd, capture_output=True, check=True, env=env), 5)
-    return [{"name": "dractl --version (wall)", "value": ms, "unit": "ms", "target": "< 150 ms",
-             "note": "installed script, median of 5"}]
+    return [
+        {
+            "name": "dractl --version (wall)",
+            "value": ms,
+            "unit": "ms",
+            "target": "< 150 ms",
+            "note": "installed script, median of 5",
+        }
+    ]
 
 
 def run() -> list[dict[str, Any]]:

@@ -61,8 +61,11 @@ def go_figures() -> dict[str, tuple[float, float]]:
     figures: dict[str, tuple[float, float]] = {}
     for line in tail.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 3 and re.fullmatch(r"[a-z0-9-]+", cells[0]) \
-                and all(re.fullmatch(r"[\d.]+", c) for c in cells[1:3]):
+        if (
+            len(cells) >= 3
+            and re.fullmatch(r"[a-z0-9-]+", cells[0])
+            and all(re.fullmatch(r"[\d.]+", c) for c in cells[1:3])
+        ):
             figures[cells[0]] = (float(cells[1]), float(cells[2]))
     return figures
 
@@ -93,8 +96,9 @@ def _allocate(case: LoadedCase, cache: CelCache, trace: bool = False) -> list[di
     return [outcome_dict(allocator.allocate(node, case.claims, trace=trace)) for node in case.nodes]
 
 
-def _median(fn: Callable[[], Callable[[], object]],
-            budget_s: float = TIME_BUDGET_S) -> tuple[float, float, int]:
+def _median(
+    fn: Callable[[], Callable[[], object]], budget_s: float = TIME_BUDGET_S
+) -> tuple[float, float, int]:
     """(median CPU ms, median wall ms, runs); ``fn`` prepares one run (untimed) and
     returns the callable to time."""
     cpu: list[float] = []
@@ -130,9 +134,9 @@ def measure(name: str, *, budget_s: float = TIME_BUDGET_S) -> dict[str, Any]:
     exprs = list(dict.fromkeys(_expressions(raw)))
     case = load_case(raw)
     ok = check_answer(name, _allocate(case, warm_cache(exprs)))
-    warm = _median(lambda: (lambda c=warm_cache(exprs): _allocate(case, c)), budget_s)
-    cold = _median(lambda: (lambda: _allocate(case, CelCache())), budget_s)
-    parse = _median(lambda: (lambda: load_case(json.loads(text))), budget_s / 2)
+    warm = _median(lambda: lambda c=warm_cache(exprs): _allocate(case, c), budget_s)
+    cold = _median(lambda: lambda: _allocate(case, CelCache()), budget_s)
+    parse = _median(lambda: lambda: load_case(json.loads(text)), budget_s / 2)
 
     def e2e_run() -> Callable[[], object]:
         cache = warm_cache(exprs)
@@ -140,9 +144,17 @@ def measure(name: str, *, budget_s: float = TIME_BUDGET_S) -> dict[str, Any]:
 
     e2e = _median(e2e_run, budget_s / 2)
     outcome = case.allocator(cel_cache=warm_cache(exprs)).allocate(case.nodes[0], case.claims, trace=False)
-    return {"name": name, "warm": warm, "cold": cold, "parse": parse, "e2e": e2e, "ok": ok,
-            "steps": outcome.trace.steps, "pruned": outcome.trace.pruned,
-            "implementation": outcome.implementation}
+    return {
+        "name": name,
+        "warm": warm,
+        "cold": cold,
+        "parse": parse,
+        "e2e": e2e,
+        "ok": ok,
+        "steps": outcome.trace.steps,
+        "pruned": outcome.trace.pruned,
+        "implementation": outcome.implementation,
+    }
 
 
 def _target(name: str) -> float:
@@ -159,8 +171,8 @@ def trace_overhead(name: str) -> float:
     raw = json.loads((DATA / f"{name}.json").read_text())
     exprs = list(dict.fromkeys(_expressions(raw)))
     case = load_case(raw)
-    on = _median(lambda: (lambda c=warm_cache(exprs): _allocate(case, c, True)), 1.0)[0]
-    off = _median(lambda: (lambda c=warm_cache(exprs): _allocate(case, c, False)), 1.0)[0]
+    on = _median(lambda: lambda c=warm_cache(exprs): _allocate(case, c, True), 1.0)[0]
+    off = _median(lambda: lambda c=warm_cache(exprs): _allocate(case, c, False), 1.0)[0]
     return on / off
 
 
@@ -188,37 +200,63 @@ def _rows() -> list[dict[str, Any]]:
         ratio = warm_ms / go_alloc
         limit = _target(path.stem)
         met = "met" if ratio <= limit and m["ok"] else "MISSED"
-        rows.append({"name": f"matcher {path.stem}", "value": round(warm_ms, 3), "unit": "ms",
-                     "target": f"≤{limit:g}× Go ({met})",
-                     "note": f"warm CEL; {GO_NOTE}: Go Allocate() {go_alloc} ms, ratio {ratio:.2f}x; "
-                             f"answer {'ok' if m['ok'] else 'WRONG'} ({m['implementation']}), "
-                             f"steps {m['steps']} (pruned {m['pruned']}), "
-                             f"wall {warm_wall:.2f} ms, {runs} runs"})
+        rows.append(
+            {
+                "name": f"matcher {path.stem}",
+                "value": round(warm_ms, 3),
+                "unit": "ms",
+                "target": f"≤{limit:g}× Go ({met})",
+                "note": f"warm CEL; {GO_NOTE}: Go Allocate() {go_alloc} ms, ratio {ratio:.2f}x; "
+                f"answer {'ok' if m['ok'] else 'WRONG'} ({m['implementation']}), "
+                f"steps {m['steps']} (pruned {m['pruned']}), "
+                f"wall {warm_wall:.2f} ms, {runs} runs",
+            }
+        )
         cold_ms, cold_wall, runs = m["cold"]
-        rows.append({"name": f"matcher {path.stem} cold", "value": round(cold_ms, 3), "unit": "ms",
-                     "target": "",
-                     "note": f"fresh CelCache each run (compiles timed); ratio {cold_ms / go_alloc:.2f}x Go "
-                             f"Allocate(); wall {cold_wall:.2f} ms, {runs} runs"})
+        rows.append(
+            {
+                "name": f"matcher {path.stem} cold",
+                "value": round(cold_ms, 3),
+                "unit": "ms",
+                "target": "",
+                "note": f"fresh CelCache each run (compiles timed); ratio {cold_ms / go_alloc:.2f}x Go "
+                f"Allocate(); wall {cold_wall:.2f} ms, {runs} runs",
+            }
+        )
         e2e_ms, e2e_wall, runs = m["e2e"]
         parse_ms = m["parse"][0]
-        rows.append({"name": f"matcher {path.stem} e2e", "value": round(e2e_ms, 3), "unit": "ms",
-                     "target": "",
-                     "note": f"JSON text → answer, warm CEL; {GO_NOTE}: Go e2e {go_e2e} ms, "
-                             f"ratio {e2e_ms / go_e2e:.2f}x; of which parsing {parse_ms:.2f} ms; "
-                             f"wall {e2e_wall:.2f} ms, {runs} runs"})
+        rows.append(
+            {
+                "name": f"matcher {path.stem} e2e",
+                "value": round(e2e_ms, 3),
+                "unit": "ms",
+                "target": "",
+                "note": f"JSON text → answer, warm CEL; {GO_NOTE}: Go e2e {go_e2e} ms, "
+                f"ratio {e2e_ms / go_e2e:.2f}x; of which parsing {parse_ms:.2f} ms; "
+                f"wall {e2e_wall:.2f} ms, {runs} runs",
+            }
+        )
     for name in ("d-backtracking-2x4", "b2-mig-4gpu-nvlink-backtrack"):
         ratio = trace_overhead(name)
-        rows.append({"name": f"matcher trace overhead {name}", "value": round(ratio, 2), "unit": "x",
-                     "target": f"≤1.5x ({'met' if ratio <= 1.5 else 'MISSED'})",
-                     "note": "CPU time with trace on / trace off (same answer either way)"})
+        rows.append(
+            {
+                "name": f"matcher trace overhead {name}",
+                "value": round(ratio, 2),
+                "unit": "x",
+                "target": f"≤1.5x ({'met' if ratio <= 1.5 else 'MISSED'})",
+                "note": "CPU time with trace on / trace off (same answer either way)",
+            }
+        )
     return rows
 
 
 def main() -> None:
     rows = run()
     width = max(len(r["name"]) for r in rows)
-    print("CPU-time medians (time.process_time); Go figures are the recorded side-by-side ones from "
-          "../shared/benchmarks/allocator/README.md; absolute times vary by machine and load.")
+    print(
+        "CPU-time medians (time.process_time); Go figures are the recorded side-by-side ones from "
+        "../shared/benchmarks/allocator/README.md; absolute times vary by machine and load."
+    )
     print(f"{'problem':<{width}}  {'dractl ms':>10}  {'target':<18}  note")
     for r in rows:
         print(f"{r['name']:<{width}}  {r['value']:>10.3f}  {r['target']:<18}  {r['note']}")

@@ -24,10 +24,14 @@ SIZE_MB = 16
 def slice_doc(i: int, devices: int = 32) -> str:
     rows = "".join(
         f"  - name: gpu-{d}\n    attributes:\n      model: {{string: H100-{d % 4}}}\n"
-        f"      index: {{int: {d}}}\n    capacity:\n      memory: {{value: 80Gi}}\n" for d in range(devices))
-    return (f"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: node-{i}-gpu\nspec:\n"
-            f"  driver: gpu.example.com\n  nodeName: node-{i}\n  pool:\n    name: node-{i}\n"
-            f"    generation: 1\n    resourceSliceCount: 1\n  devices:\n{rows}---\n")
+        f"      index: {{int: {d}}}\n    capacity:\n      memory: {{value: 80Gi}}\n"
+        for d in range(devices)
+    )
+    return (
+        f"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata:\n  name: node-{i}-gpu\nspec:\n"
+        f"  driver: gpu.example.com\n  nodeName: node-{i}\n  pool:\n    name: node-{i}\n"
+        f"    generation: 1\n    resourceSliceCount: 1\n  devices:\n{rows}---\n"
+    )
 
 
 def write_input(path: Path, size_mb: float) -> int:
@@ -45,8 +49,12 @@ def write_input(path: Path, size_mb: float) -> int:
 def peak_rss(args: list[str]) -> int:
     """Peak RSS in bytes of ``python -m dractl.cli.app ARGS`` (Linux ru_maxrss is in KiB)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "dractl.cli.app", *args], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dractl.cli.app", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     _, _, usage = os.wait4(proc.pid, 0)
     return int(usage.ru_maxrss) * 1024
 
@@ -60,12 +68,24 @@ def run(size_mb: float = SIZE_MB) -> list[dict[str, Any]]:
         for command in ("validate", "lint"):
             base = peak_rss([command, "--max-input-size", "2G", str(small)])
             peak = peak_rss([command, "--max-input-size", "2G", str(big)])
-            rows.append({"name": f"{command} peak RSS / input ({size / 2**20:.0f} MB)",
-                         "value": round(peak / size, 1), "unit": "x", "target": "",
-                         "note": f"peak {peak / 2**20:.0f} MB"})
-            rows.append({"name": f"{command} RSS above start-up / input",
-                         "value": round((peak - base) / size, 1), "unit": "x", "target": "<= 5 x",
-                         "note": f"start-up {base / 2**20:.0f} MB"})
+            rows.append(
+                {
+                    "name": f"{command} peak RSS / input ({size / 2**20:.0f} MB)",
+                    "value": round(peak / size, 1),
+                    "unit": "x",
+                    "target": "",
+                    "note": f"peak {peak / 2**20:.0f} MB",
+                }
+            )
+            rows.append(
+                {
+                    "name": f"{command} RSS above start-up / input",
+                    "value": round((peak - base) / size, 1),
+                    "unit": "x",
+                    "target": "<= 5 x",
+                    "note": f"start-up {base / 2**20:.0f} MB",
+                }
+            )
     return rows
 
 

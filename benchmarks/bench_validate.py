@@ -55,8 +55,9 @@ def _env() -> dict[str, str]:
 
 
 def _run(cmd: list[str]) -> None:
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=ROOT,
-                   env=_env())
+    subprocess.run(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=ROOT, env=_env()
+    )
 
 
 def _wall_and_cpu_ms(cmd: list[str], runs: int = 5) -> tuple[float, float]:
@@ -85,8 +86,9 @@ def _in_process(semantic: bool) -> Callable[[], Any]:
 
     def once() -> Any:
         loaded = load_paths([str(CORPUS)])
-        return validate_docs(loaded.docs, ValidateOptions(semantic=semantic), input_errors=loaded.errors,
-                             files=loaded.files)
+        return validate_docs(
+            loaded.docs, ValidateOptions(semantic=semantic), input_errors=loaded.errors, files=loaded.files
+        )
 
     return once
 
@@ -95,14 +97,35 @@ def _validate_rows() -> list[dict[str, Any]]:
     rows = []
     one = ONE_FILE if ONE_FILE.exists() else next(iter(_corpus_files()), None)
     help_ms, help_cpu = _wall_and_cpu_ms([*_dractl(), "--help"])
-    rows.append({"name": "dractl --help (wall)", "value": help_ms, "unit": "ms", "target": "< 200 ms",
-                 "note": f"median of 5 fresh processes; CPU {help_cpu:.0f} ms"})
+    rows.append(
+        {
+            "name": "dractl --help (wall)",
+            "value": help_ms,
+            "unit": "ms",
+            "target": "< 200 ms",
+            "note": f"median of 5 fresh processes; CPU {help_cpu:.0f} ms",
+        }
+    )
     if one is not None:
         ms, cpu = _wall_and_cpu_ms([*_dractl(), "validate", str(one)])
-        rows.append({"name": "dractl validate (one file, wall)", "value": ms, "unit": "ms",
-                     "target": "< 300 ms", "note": f"{Path(one).name}; median of 5 fresh processes"})
-        rows.append({"name": "dractl validate (one file, CPU)", "value": cpu, "unit": "ms",
-                     "target": "< 300 ms", "note": "user+system time of the child (wall varies with load)"})
+        rows.append(
+            {
+                "name": "dractl validate (one file, wall)",
+                "value": ms,
+                "unit": "ms",
+                "target": "< 300 ms",
+                "note": f"{Path(one).name}; median of 5 fresh processes",
+            }
+        )
+        rows.append(
+            {
+                "name": "dractl validate (one file, CPU)",
+                "value": cpu,
+                "unit": "ms",
+                "target": "< 300 ms",
+                "note": "user+system time of the child (wall varies with load)",
+            }
+        )
     if CORPUS.is_dir():
         fn = _in_process(semantic=False)
         fn()  # compile the schema validators once, as a long-lived process would have
@@ -111,15 +134,35 @@ def _validate_rows() -> list[dict[str, Any]]:
         cold_ms = (time.perf_counter() - cold_start) * 1000
         ms = _median_ms(fn, 3)
         s = report.summary
-        rows.append({"name": "validate corpus, schema level (one process)", "value": ms / 1000, "unit": "s",
-                     "target": "< 1.5 s", "note": f"{s.files} files, {s.objects} objects; load + validate, "
-                                                   f"median of 3 (first run {cold_ms:.0f} ms)"})
-        rows.append({"name": "validate corpus, with API-server rules", "value":
-                     _median_ms(_in_process(semantic=True), 3) / 1000, "unit": "s", "target": "",
-                     "note": "schema + semantic rules + CEL, one process"})
-        rows.append({"name": "dractl validate corpus (wall)", "value":
-                     _median_ms(lambda: _run([*_dractl(), "validate", str(CORPUS), "-o", "json"]), 3) / 1000,
-                     "unit": "s", "target": "", "note": "subprocess, all rules, JSON output"})
+        rows.append(
+            {
+                "name": "validate corpus, schema level (one process)",
+                "value": ms / 1000,
+                "unit": "s",
+                "target": "< 1.5 s",
+                "note": f"{s.files} files, {s.objects} objects; load + validate, "
+                f"median of 3 (first run {cold_ms:.0f} ms)",
+            }
+        )
+        rows.append(
+            {
+                "name": "validate corpus, with API-server rules",
+                "value": _median_ms(_in_process(semantic=True), 3) / 1000,
+                "unit": "s",
+                "target": "",
+                "note": "schema + semantic rules + CEL, one process",
+            }
+        )
+        rows.append(
+            {
+                "name": "dractl validate corpus (wall)",
+                "value": _median_ms(lambda: _run([*_dractl(), "validate", str(CORPUS), "-o", "json"]), 3)
+                / 1000,
+                "unit": "s",
+                "target": "",
+                "note": "subprocess, all rules, JSON output",
+            }
+        )
     return rows
 
 
@@ -133,10 +176,22 @@ def _kubernetes_validate_rows() -> list[dict[str, Any]]:
     start = time.perf_counter()
     _run([tool, "--strict", "-k", "1.37.0", *files])
     all_s = time.perf_counter() - start
-    return [{"name": "kubernetes-validate (one file, wall)", "value": one_ms, "unit": "ms", "target": "",
-             "note": "for comparison: --strict -k 1.37.0, median of 3"},
-            {"name": "kubernetes-validate corpus (wall)", "value": all_s, "unit": "s", "target": "",
-             "note": f"for comparison: --strict -k 1.37.0 on {len(files)} files, one process, one run"}]
+    return [
+        {
+            "name": "kubernetes-validate (one file, wall)",
+            "value": one_ms,
+            "unit": "ms",
+            "target": "",
+            "note": "for comparison: --strict -k 1.37.0, median of 3",
+        },
+        {
+            "name": "kubernetes-validate corpus (wall)",
+            "value": all_s,
+            "unit": "s",
+            "target": "",
+            "note": f"for comparison: --strict -k 1.37.0 on {len(files)} files, one process, one run",
+        },
+    ]
 
 
 def run() -> list[dict[str, Any]]:

@@ -65,8 +65,16 @@ def run_module(path: Path) -> list[dict[str, Any]]:
         last = traceback.extract_tb(e.__traceback__)[-1:]
         where = f" ({Path(last[0].filename).name}:{last[0].lineno})" if last else ""
         note = f"{type(e).__name__}: {e}{where} after {time.perf_counter() - start:.1f} s"
-        return [{"module": path.stem, "name": f"{path.stem}: ERROR", "value": math.nan, "unit": "",
-                 "target": "", "note": note}]
+        return [
+            {
+                "module": path.stem,
+                "name": f"{path.stem}: ERROR",
+                "value": math.nan,
+                "unit": "",
+                "target": "",
+                "note": note,
+            }
+        ]
 
 
 def meets(row: dict[str, Any]) -> bool | None:
@@ -101,9 +109,16 @@ def format_table(rows: list[dict[str, Any]]) -> str:
     cells = []
     for row in rows:
         ok = meets(row)
-        cells.append([str(row.get("name", "")), _fmt_value(row.get("value")), str(row.get("unit", "")),
-                      str(row.get("target", "")), {True: "yes", False: "NO", None: ""}[ok],
-                      str(row.get("note", ""))])
+        cells.append(
+            [
+                str(row.get("name", "")),
+                _fmt_value(row.get("value")),
+                str(row.get("unit", "")),
+                str(row.get("target", "")),
+                {True: "yes", False: "NO", None: ""}[ok],
+                str(row.get("note", "")),
+            ]
+        )
     widths = [max([len(h)] + [len(c[i]) for c in cells]) for i, h in enumerate(COLUMNS)]
     lines = []
     for line in [list(COLUMNS), ["-" * w for w in widths], *cells]:
@@ -125,8 +140,16 @@ def main(argv: list[str] | None = None) -> int:
     for f in files:
         rows.extend(run_module(f))
     if args.json:
-        print(json.dumps([{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
-                          for r in rows], indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                [
+                    {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+                    for r in rows
+                ],
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         print(format_table(rows))
     return 1 if any(r["name"].endswith(": ERROR") for r in rows) else 0

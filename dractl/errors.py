@@ -86,8 +86,17 @@ class ClusterError(DractlError):
 
     exit_code = EXIT_CLUSTER
 
-    def __init__(self, verb: str, resource: str, message: str, reason: str | None = None,
-                 code: int | None = None, *, scope: str | None = None, denied: bool = False) -> None:
+    def __init__(
+        self,
+        verb: str,
+        resource: str,
+        message: str,
+        reason: str | None = None,
+        code: int | None = None,
+        *,
+        scope: str | None = None,
+        denied: bool = False,
+    ) -> None:
         where = f" {scope}" if scope else ""
         head = f"cannot {verb}" if denied else verb
         super().__init__(f"{head} {resource}{where}: {message}")

@@ -38,9 +38,33 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-HOSTILE = ["\x1b[31m", "\x1b]0;t\x07", "\x9b2J", "\x85", "\n::error file=x::owned\n", "\r", "\t",
-           "\u202e", "\u2066", "\u2028", "\ufeff", "\ud800", "\udfff", "\x00", "\x7f", "%0A", "{{ .x }}",
-           "x" * 100_000, "é中🙂", "\\", '"', "'", ": ", "- ", "#"]
+HOSTILE = [
+    "\x1b[31m",
+    "\x1b]0;t\x07",
+    "\x9b2J",
+    "\x85",
+    "\n::error file=x::owned\n",
+    "\r",
+    "\t",
+    "\u202e",
+    "\u2066",
+    "\u2028",
+    "\ufeff",
+    "\ud800",
+    "\udfff",
+    "\x00",
+    "\x7f",
+    "%0A",
+    "{{ .x }}",
+    "x" * 100_000,
+    "é中🙂",
+    "\\",
+    '"',
+    "'",
+    ": ",
+    "- ",
+    "#",
+]
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
 FORMATS = ("table", "wide", "json", "yaml", "junit", "github", "sarif")
 STDERR_PREFIXES = ("dractl: ", "Warning: ", "Note: ", "See '", "  ")
@@ -167,20 +191,32 @@ def violations(args: list[str], fmt: str) -> list[str]:
 def targets(path: str, expression: str, rng: random.Random) -> list[tuple[list[str], str]]:
     fmt = rng.choice(FORMATS)
     lint_fmt = rng.choice(FORMATS)
-    return [(["validate", "-o", fmt, path], fmt), (["lint", "-o", lint_fmt, path], lint_fmt),
-            (["selector", "check", expression], "table")]
+    return [
+        (["validate", "-o", fmt, path], fmt),
+        (["lint", "-o", lint_fmt, path], lint_fmt),
+        (["selector", "check", expression], "table"),
+    ]
 
 
 def expressions(rng: random.Random) -> str:
-    base = rng.choice(["device.driver == 'gpu.example.com'", "device.attributes['a'].model == 'x'",
-                       "'a'.matches('^(a+)+$')",
-                       "device.capacity['x'].memory.compareTo(quantity('1Gi')) >= 0"])
+    base = rng.choice(
+        [
+            "device.driver == 'gpu.example.com'",
+            "device.attributes['a'].model == 'x'",
+            "'a'.matches('^(a+)+$')",
+            "device.capacity['x'].memory.compareTo(quantity('1Gi')) >= 0",
+        ]
+    )
     pos = rng.randrange(len(base) + 1)
     return base[:pos] + rng.choice(HOSTILE[:20]) + base[pos:] if rng.random() < 0.7 else base
 
 
-def fuzz(seconds: float | None = 180.0, examples: int | None = None, seed: int = 0,
-         report: Callable[[str], None] = print) -> tuple[int, list[str]]:
+def fuzz(
+    seconds: float | None = 180.0,
+    examples: int | None = None,
+    seed: int = 0,
+    report: Callable[[str], None] = print,
+) -> tuple[int, list[str]]:
     """Run until ``seconds`` pass or ``examples`` inputs were tried; (inputs tried, violations)."""
     rng = random.Random(seed)
     pool = seeds()
@@ -188,10 +224,11 @@ def fuzz(seconds: float | None = 180.0, examples: int | None = None, seed: int =
     tried = 0
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
-        while (examples is None or tried < examples) and \
-                (seconds is None or time.monotonic() - start < seconds):
+        while (examples is None or tried < examples) and (
+            seconds is None or time.monotonic() - start < seconds
+        ):
             data, suffix = make_input(rng, pool)
-            path = Path(tmp) / f"in{tried % 5}{rng.choice(['', chr(0x1b), chr(0x202e), chr(10)])}x{suffix}"
+            path = Path(tmp) / f"in{tried % 5}{rng.choice(['', chr(0x1B), chr(0x202E), chr(10)])}x{suffix}"
             path.write_bytes(data)
             for args, fmt in targets(str(path), expressions(rng), rng):
                 t0 = time.monotonic()

@@ -36,15 +36,34 @@ from typing import Any
 SOURCE_PACKAGE = "kubernetes-validate"
 SOURCE_VERSION = "1.37.0"
 MINORS = ("1.34", "1.35", "1.36", "1.37")
-DRA_KINDS = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule",
-             "ResourcePoolStatusRequest")
+DRA_KINDS = (
+    "ResourceSlice",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "DeviceClass",
+    "DeviceTaintRule",
+    "ResourcePoolStatusRequest",
+)
 # 1.34–1.36 OpenAPI lists ``spec`` as required here; the server decodes a missing spec as an empty
 # one (valid), and 1.37's OpenAPI no longer requires it: backport that.
 OPTIONAL_SPEC = ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceClaimTemplateSpec")
 SOFT_REQUIRED = {"ResourcePool": ("generation",), "DeviceCapacity": ("value",), "Counter": ("value",)}
 QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity"
-KEEP_KEYS = frozenset({"type", "properties", "additionalProperties", "items", "required", "enum", "format",
-                       "oneOf", "anyOf", "allOf", "$ref"})
+KEEP_KEYS = frozenset(
+    {
+        "type",
+        "properties",
+        "additionalProperties",
+        "items",
+        "required",
+        "enum",
+        "format",
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "$ref",
+    }
+)
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "schemas"
 
@@ -132,28 +151,53 @@ def kind_schema(minor: str, kind: str, version: str, defs: dict[str, Any]) -> di
         drop_required(top, ("spec",))
     bundled = closure(top, defs)
     fix_defs(bundled)
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": f"urn:dractl:schema:kubernetes-{minor}:resource.k8s.io/{version}:{kind}",
-            **top, "$defs": bundled}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"urn:dractl:schema:kubernetes-{minor}:resource.k8s.io/{version}:{kind}",
+        **top,
+        "$defs": bundled,
+    }
 
 
 def pod_schema(minor: str, defs: dict[str, Any]) -> dict[str, Any]:
     """A Pod schema that is strict only where dractl reads: resourceClaims and container claims."""
     claim = "io.k8s.api.core.v1.ResourceClaim"
     pod_claim = "io.k8s.api.core.v1.PodResourceClaim"
-    container = {"type": ["object", "null"], "properties": {"resources": {
-        "type": ["object", "null"], "properties": {"claims": {
-            "type": ["array", "null"], "items": {"$ref": f"#/$defs/{claim}"}}}}}}
+    container = {
+        "type": ["object", "null"],
+        "properties": {
+            "resources": {
+                "type": ["object", "null"],
+                "properties": {"claims": {"type": ["array", "null"], "items": {"$ref": f"#/$defs/{claim}"}}},
+            }
+        },
+    }
     containers = {"type": ["array", "null"], "items": container}
-    spec = {"type": ["object", "null"], "properties": {
-        "resourceClaims": {"type": ["array", "null"], "items": {"$ref": f"#/$defs/{pod_claim}"}},
-        "containers": containers, "initContainers": containers, "ephemeralContainers": containers}}
-    top = {"type": "object", "properties": {
-        "apiVersion": {"type": ["string", "null"]}, "kind": {"type": ["string", "null"]},
-        "metadata": {"type": ["object", "null"]}, "spec": spec}}
+    spec = {
+        "type": ["object", "null"],
+        "properties": {
+            "resourceClaims": {"type": ["array", "null"], "items": {"$ref": f"#/$defs/{pod_claim}"}},
+            "containers": containers,
+            "initContainers": containers,
+            "ephemeralContainers": containers,
+        },
+    }
+    top = {
+        "type": "object",
+        "properties": {
+            "apiVersion": {"type": ["string", "null"]},
+            "kind": {"type": ["string", "null"]},
+            "metadata": {"type": ["object", "null"]},
+            "spec": spec,
+        },
+    }
     bundled = closure(top, defs)
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": f"urn:dractl:schema:kubernetes-{minor}:v1:Pod", **top, "$defs": bundled}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"urn:dractl:schema:kubernetes-{minor}:v1:Pod",
+        **top,
+        "$defs": bundled,
+    }
 
 
 def available(minor: str) -> list[tuple[str, str]]:

@@ -36,25 +36,43 @@ CUDA_VERSIONS = {"550.127.5": "12.4.0", "570.133.20": "12.8.0", "580.82.7": "13.
 
 def _device_class() -> dict[str, Any]:
     return {
-        "apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "DeviceClass",
         "metadata": {"name": DRIVER},
-        "spec": {"selectors": [{"cel": {"expression": f"device.driver == '{DRIVER}' && "
-                                                      "device.attributes['gpu.nvidia.com'].type == 'gpu'"}}]},
+        "spec": {
+            "selectors": [
+                {
+                    "cel": {
+                        "expression": f"device.driver == '{DRIVER}' && "
+                        "device.attributes['gpu.nvidia.com'].type == 'gpu'"
+                    }
+                }
+            ]
+        },
     }
 
 
 def _node(name: str, zone: str, product: str) -> dict[str, Any]:
     return {
-        "apiVersion": "v1", "kind": "Node",
-        "metadata": {"name": name, "labels": {
-            "kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
-            "topology.kubernetes.io/zone": zone, "nvidia.com/gpu.product": product.replace(" ", "-")}},
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": name,
+            "labels": {
+                "kubernetes.io/hostname": name,
+                "kubernetes.io/os": "linux",
+                "kubernetes.io/arch": "amd64",
+                "topology.kubernetes.io/zone": zone,
+                "nvidia.com/gpu.product": product.replace(" ", "-"),
+            },
+        },
         "spec": {},
     }
 
 
-def _gpu(rng: random.Random, index: int, product: tuple[str, str, str, str], driver_version: str,
-         numa_roots: int) -> dict[str, Any]:
+def _gpu(
+    rng: random.Random, index: int, product: tuple[str, str, str, str], driver_version: str, numa_roots: int
+) -> dict[str, Any]:
     name, arch, cc, memory = product
     root = index * numa_roots // 8
     bus = 0x18 + index * 0x10
@@ -81,10 +99,12 @@ def _gpu(rng: random.Random, index: int, product: tuple[str, str, str, str], dri
 def _slice(rng: random.Random, node: str, devices: int, product: tuple[str, str, str, str]) -> dict[str, Any]:
     driver_version = rng.choice(DRIVER_VERSIONS)
     return {
-        "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
         "metadata": {"name": f"{node}-{DRIVER}-{rng.getrandbits(20):05x}"},
         "spec": {
-            "driver": DRIVER, "nodeName": node,
+            "driver": DRIVER,
+            "nodeName": node,
             "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
             "devices": [_gpu(rng, i, product, driver_version, 2) for i in range(devices)],
         },
@@ -97,26 +117,43 @@ def _claim_and_pod(rng: random.Random, node: str, index: int, devices: int) -> l
     claim = f"train-{index:05d}-gpus"
     pod = f"train-{index:05d}"
     pod_uid = str(uuid.UUID(int=rng.getrandbits(128)))
-    results = [{"request": "gpus", "driver": DRIVER, "pool": node, "device": f"gpu-{d}"}
-               for d in range(count)]
+    results = [
+        {"request": "gpus", "driver": DRIVER, "pool": node, "device": f"gpu-{d}"} for d in range(count)
+    ]
     return [
         {
-            "apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaim",
             "metadata": {"name": claim, "namespace": "ml", "uid": str(uuid.UUID(int=rng.getrandbits(128)))},
-            "spec": {"devices": {"requests": [
-                {"name": "gpus", "exactly": {"deviceClassName": DRIVER, "allocationMode": "ExactCount",
-                                             "count": count}}]}},
+            "spec": {
+                "devices": {
+                    "requests": [
+                        {
+                            "name": "gpus",
+                            "exactly": {
+                                "deviceClassName": DRIVER,
+                                "allocationMode": "ExactCount",
+                                "count": count,
+                            },
+                        }
+                    ]
+                }
+            },
             "status": {
                 "allocation": {
                     "devices": {"results": results},
-                    "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
-                        {"key": "metadata.name", "operator": "In", "values": [node]}]}]},
+                    "nodeSelector": {
+                        "nodeSelectorTerms": [
+                            {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}
+                        ]
+                    },
                 },
                 "reservedFor": [{"resource": "pods", "name": pod, "uid": pod_uid}],
             },
         },
         {
-            "apiVersion": "v1", "kind": "Pod",
+            "apiVersion": "v1",
+            "kind": "Pod",
             "metadata": {"name": pod, "namespace": "ml", "uid": pod_uid},
             "spec": {
                 "nodeName": node,
@@ -147,8 +184,12 @@ def write(path: str | Path, nodes: int = 1000, devices: int = 8, seed: int = 202
     """Write a snapshot file (header + :func:`generate`'s objects); returns the path."""
     from dractl.io import write_snapshot
 
-    text = write_snapshot(generate(nodes, devices, seed), server_version="v1.37.0",
-                          feature_gates={}, time="2026-01-01T00:00:00Z")
+    text = write_snapshot(
+        generate(nodes, devices, seed),
+        server_version="v1.37.0",
+        feature_gates={},
+        time="2026-01-01T00:00:00Z",
+    )
     out = Path(path)
     out.write_text(text, encoding="utf-8")
     return out
@@ -166,9 +207,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.output == "-":
         from dractl.io import write_snapshot
 
-        sys.stdout.write(write_snapshot(generate(args.nodes, args.devices, args.seed),
-                                        server_version="v1.37.0", feature_gates={},
-                                        time="2026-01-01T00:00:00Z"))
+        sys.stdout.write(
+            write_snapshot(
+                generate(args.nodes, args.devices, args.seed),
+                server_version="v1.37.0",
+                feature_gates={},
+                time="2026-01-01T00:00:00Z",
+            )
+        )
     else:
         write(args.output, args.nodes, args.devices, args.seed)
     return 0

@@ -25,8 +25,10 @@ def pytest_configure(config: pytest.Config) -> None:
     (``CI=true``), hypothesis runs derandomised: the same examples every run, so a red CI run
     is reproducible and a green one is not luck."""
     if not SHARED.is_dir():
-        raise pytest.UsageError(f"{SHARED.resolve()} is missing: the tests need the shared test data "
-                                "checked out beside the repository (../shared)")
+        raise pytest.UsageError(
+            f"{SHARED.resolve()} is missing: the tests need the shared test data "
+            "checked out beside the repository (../shared)"
+        )
     from hypothesis import settings
 
     settings.register_profile("ci", derandomize=True, print_blob=True)
@@ -35,8 +37,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite tests/golden/**/stdout.*, stderr.txt and exit_code from the current output")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite tests/golden/**/stdout.*, stderr.txt and exit_code from the current output",
+    )
 
 
 @pytest.fixture(autouse=True)

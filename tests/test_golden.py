@@ -21,8 +21,11 @@ import pytest
 
 GOLDEN = Path(__file__).parent / "golden"
 OUTPUT_SCHEMAS = Path(__file__).resolve().parents[1] / "schemas" / "output"
-_SCHEMA_FOR_COMMAND = {"validate": "validation-report.schema.json", "capacity": "capacity-report.schema.json",
-                       **{view: f"{view}-report.schema.json" for view in ("availability", "claims", "health", "taints")}}
+_SCHEMA_FOR_COMMAND = {
+    "validate": "validation-report.schema.json",
+    "capacity": "capacity-report.schema.json",
+    **{view: f"{view}-report.schema.json" for view in ("availability", "claims", "health", "taints")},
+}
 
 
 def _cases() -> list[Path]:
@@ -46,8 +49,11 @@ def test_golden(case: Path, run_cli, request: pytest.FixtureRequest) -> None:
     stdin = case / "stdin"
     result = run_cli(args, input=stdin.read_bytes() if stdin.exists() else None, cwd=case)
     stdout_file = case / f"stdout.{_fmt(args)}"
-    actual = {stdout_file: result.stdout, case / "stderr.txt": result.stderr,
-              case / "exit_code": f"{result.exit_code}\n"}
+    actual = {
+        stdout_file: result.stdout,
+        case / "stderr.txt": result.stderr,
+        case / "exit_code": f"{result.exit_code}\n",
+    }
     if request.config.getoption("--update-golden"):
         for path, text in actual.items():
             if not path.exists() or path.read_text() != text:

@@ -20,5 +20,13 @@ from dractl.cel.cache import DEFAULT_CACHE, CelCache
 from dractl.cel.results import MatchCache
 from dractl.cel.selector import Selector, clear_caches, compile_selector, validate_selector
 
-__all__ = ["DEFAULT_CACHE", "CelCache", "DeviceActivationCache", "MatchCache", "Selector", "clear_caches",
-           "compile_selector", "validate_selector"]
+__all__ = [
+    "DEFAULT_CACHE",
+    "CelCache",
+    "DeviceActivationCache",
+    "MatchCache",
+    "Selector",
+    "clear_caches",
+    "compile_selector",
+    "validate_selector",
+]

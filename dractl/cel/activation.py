@@ -61,8 +61,12 @@ def convert(device: Device) -> dict[str, Any]:
     for name, cap in device.capacity.items():
         domain, ident = split_name(name, device.driver)
         caps.setdefault(domain, {})[ident] = QuantityVal(cap.value)
-    return {"driver": device.driver, "attributes": attrs, "capacity": caps,
-            "allowMultipleAllocations": bool(device.allow_multiple_allocations)}
+    return {
+        "driver": device.driver,
+        "attributes": attrs,
+        "capacity": caps,
+        "allowMultipleAllocations": bool(device.allow_multiple_allocations),
+    }
 
 
 class DeviceActivationCache:

@@ -57,8 +57,7 @@ class CelCache:
         self.hits = 0
         self.misses = 0
 
-    def compile(self, expression: str, env: EnvKind = "stored",
-                features: Features | None = None) -> Selector:
+    def compile(self, expression: str, env: EnvKind = "stored", features: Features | None = None) -> Selector:
         """The compiled selector (as Kubernetes' ``CompileCELExpression``; no length or cost
         rejection, see :meth:`validate`).  Raises CelCompileError, which is cached as well."""
         list_attrs, consumable = env_gates(env, features)
@@ -77,8 +76,7 @@ class CelCache:
             raise CelCompileError(entry.message, entry.error_type)
         return entry
 
-    def validate(self, expression: str, features: Features | None = None,
-                 env: EnvKind = "new") -> str | None:
+    def validate(self, expression: str, features: Features | None = None, env: EnvKind = "new") -> str | None:
         """What API-server validation says about a selector in a new object: TooLong over
         10 KiB, else the compile error, else "too complex, exceeds cost limit"; None if fine."""
         if len(expression.encode("utf-8", "surrogatepass")) > MAX_EXPRESSION_BYTES:
@@ -91,8 +89,7 @@ class CelCache:
             return "too complex, exceeds cost limit"
         return None
 
-    def matches(self, selector: Selector, device: Device, *,
-                cost_limit: int = DEFAULT_COST_LIMIT) -> bool:
+    def matches(self, selector: Selector, device: Device, *, cost_limit: int = DEFAULT_COST_LIMIT) -> bool:
         """``selector.matches(device)`` with the device converted in this cache."""
         return selector.matches(device, cost_limit=cost_limit, activations=self.activations)
 
@@ -106,8 +103,10 @@ class CelCache:
         return len(self._compiled)
 
     def __repr__(self) -> str:
-        return (f"CelCache({len(self._compiled)}/{self.max_entries} selectors, "
-                f"{len(self.activations)}/{self.activations.max_entries} devices)")
+        return (
+            f"CelCache({len(self._compiled)}/{self.max_entries} selectors, "
+            f"{len(self.activations)}/{self.activations.max_entries} devices)"
+        )
 
 
 #: The cache used when a caller passes none (``compile_selector``, ``validate_selector``).

@@ -20,14 +20,33 @@ from dractl.cel.ast import (
 from dractl.cel.decls import Overload
 from dractl.cel.types import Type
 
-_CONST_TYPES = {"int": T.INT, "uint": T.UINT, "double": T.DOUBLE, "string": T.STRING, "bytes": T.BYTES,
-                "bool": T.BOOL, "null": T.NULL}
-_TYPE_IDENTS = {"int": T.INT, "uint": T.UINT, "double": T.DOUBLE, "string": T.STRING, "bytes": T.BYTES,
-                "bool": T.BOOL, "null_type": T.NULL, "dyn": T.DYN, "list": T.list_of(T.DYN),
-                "map": T.map_of(T.DYN, T.DYN), "type": T.Type("type"),
-                "google.protobuf.Duration": T.DURATION, "google.protobuf.Timestamp": T.TIMESTAMP,
-                # Kubernetes' IP and CIDR libraries declare their type names as identifiers
-                "net.IP": T.IP, "net.CIDR": T.CIDR}
+_CONST_TYPES = {
+    "int": T.INT,
+    "uint": T.UINT,
+    "double": T.DOUBLE,
+    "string": T.STRING,
+    "bytes": T.BYTES,
+    "bool": T.BOOL,
+    "null": T.NULL,
+}
+_TYPE_IDENTS = {
+    "int": T.INT,
+    "uint": T.UINT,
+    "double": T.DOUBLE,
+    "string": T.STRING,
+    "bytes": T.BYTES,
+    "bool": T.BOOL,
+    "null_type": T.NULL,
+    "dyn": T.DYN,
+    "list": T.list_of(T.DYN),
+    "map": T.map_of(T.DYN, T.DYN),
+    "type": T.Type("type"),
+    "google.protobuf.Duration": T.DURATION,
+    "google.protobuf.Timestamp": T.TIMESTAMP,
+    # Kubernetes' IP and CIDR libraries declare their type names as identifiers
+    "net.IP": T.IP,
+    "net.CIDR": T.CIDR,
+}
 
 
 def _dyn_like(t: Type) -> bool:
@@ -44,8 +63,12 @@ class CheckResult:
 
 
 class Checker:
-    def __init__(self, variables: dict[str, Type], functions: dict[str, tuple[Overload, ...]],
-                 fields: dict[str, dict[str, Type]]) -> None:
+    def __init__(
+        self,
+        variables: dict[str, Type],
+        functions: dict[str, tuple[Overload, ...]],
+        fields: dict[str, dict[str, Type]],
+    ) -> None:
         self.variables = variables
         self.functions = functions
         self.fields = fields
@@ -119,8 +142,12 @@ class Checker:
         if t1.kind == "type":
             return t2.kind == "type"
         if t1.kind in ("opaque", "list", "map"):
-            return (t1.kind == t2.kind and t1.name == t2.name and len(t1.params) == len(t2.params)
-                    and all(self._assignable(m, a, b) for a, b in zip(t1.params, t2.params, strict=True)))
+            return (
+                t1.kind == t2.kind
+                and t1.name == t2.name
+                and len(t1.params) == len(t2.params)
+                and all(self._assignable(m, a, b) for a, b in zip(t1.params, t2.params, strict=True))
+            )
         return False
 
     def assignable(self, t1: Type, t2: Type) -> bool:
@@ -348,8 +375,11 @@ class Checker:
             self.assignable(T.DYN, rt)
             v1 = v2 = T.DYN
         else:
-            self.err(e.iter_range, f"expression of type '{rt}' cannot be range of a comprehension "
-                                   "(must be list, map, or dynamic)")
+            self.err(
+                e.iter_range,
+                f"expression of type '{rt}' cannot be range of a comprehension "
+                "(must be list, map, or dynamic)",
+            )
             v1 = v2 = T.ERROR
         self.scopes.append({e.accu_var: accu_t})
         inner = {e.iter_var: v1}
@@ -389,8 +419,12 @@ def less_specific(t1: Type, t2: Type) -> bool:
     return all(less_specific(a, b) for a, b in zip(t1.params, t2.params, strict=True))
 
 
-def check(e: Expr, variables: dict[str, Type], functions: dict[str, tuple[Overload, ...]],
-          fields: dict[str, dict[str, Type]]) -> CheckResult:
+def check(
+    e: Expr,
+    variables: dict[str, Type],
+    functions: dict[str, tuple[Overload, ...]],
+    fields: dict[str, dict[str, Type]],
+) -> CheckResult:
     c = Checker(variables, functions, fields)
     c.check(e)
     final = {k: c.subst(v, True) for k, v in c.types.items()}

@@ -31,12 +31,18 @@ def device_from_vector(raw: Mapping[str, Any]) -> Device:
             unknown.append(name)
         else:
             attrs[name] = chosen
-    caps = {name: DeviceCapacity(Quantity.parse(c.get("value", "0")))
-            for name, c in (raw.get("capacity") or {}).items()}
-    return Device(name=str(raw.get("name", "device")), driver=str(raw.get("driver") or ""),
-                  attributes=attrs, capacity=caps,
-                  allow_multiple_allocations=raw.get("allowMultipleAllocations"),
-                  unknown_attributes=tuple(unknown))
+    caps = {
+        name: DeviceCapacity(Quantity.parse(c.get("value", "0")))
+        for name, c in (raw.get("capacity") or {}).items()
+    }
+    return Device(
+        name=str(raw.get("name", "device")),
+        driver=str(raw.get("driver") or ""),
+        attributes=attrs,
+        capacity=caps,
+        allow_multiple_allocations=raw.get("allowMultipleAllocations"),
+        unknown_attributes=tuple(unknown),
+    )
 
 
 def run_vector(vector: Mapping[str, Any]) -> dict[str, Any]:
@@ -44,8 +50,13 @@ def run_vector(vector: Mapping[str, Any]) -> dict[str, Any]:
     features = Features.from_mapping(dict(vector.get("features") or {}))
     env = _ENV.get(str(vector.get("envType", "StoredExpressions")), "stored")
     expression = str(vector["expression"])
-    out: dict[str, Any] = {"compileError": None, "maxCost": None, "matches": None, "evalError": None,
-                           "validationError": validate_selector(expression, features=features, env="new")}
+    out: dict[str, Any] = {
+        "compileError": None,
+        "maxCost": None,
+        "matches": None,
+        "evalError": None,
+        "validationError": validate_selector(expression, features=features, env="new"),
+    }
     try:
         sel = compile_selector(expression, env=env, features=features)  # type: ignore[arg-type]
     except CelCompileError as e:
@@ -56,8 +67,9 @@ def run_vector(vector: Mapping[str, Any]) -> dict[str, Any]:
     if raw is not None:
         limit = vector.get("costLimit")
         try:
-            out["matches"] = sel.matches(device_from_vector(raw),
-                                         cost_limit=1_000_000 if limit is None else int(limit))
+            out["matches"] = sel.matches(
+                device_from_vector(raw), cost_limit=1_000_000 if limit is None else int(limit)
+            )
         except CelRuntimeError as e:
             out["evalError"] = e.message
     return out

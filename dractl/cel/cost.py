@@ -73,6 +73,7 @@ def _union_entries(a: Entry | None, b: Entry | None) -> Entry | None:
         return None
     return (a[0], a[1].union(b[1]), a[2].union(b[2]))
 
+
 # path node: (kind, max elements, children)
 _ATTR_VALUE = ("attr", ATTRIBUTE_VALUE_MAX)
 
@@ -84,8 +85,12 @@ def _path_size(path: list[str]) -> Est | None:
     node = "device"
     for name in path[1:]:
         if node == "device":
-            node = {"driver": "driver", "attributes": "attrs", "capacity": "caps",
-                    "allowMultipleAllocations": "bool"}.get(name, "")
+            node = {
+                "driver": "driver",
+                "attributes": "attrs",
+                "capacity": "caps",
+                "allowMultipleAllocations": "bool",
+            }.get(name, "")
             if not node:
                 return None
         elif node in ("attrs", "caps"):
@@ -106,9 +111,16 @@ def _path_size(path: list[str]) -> Est | None:
                 return None
         else:
             return None
-    sizes = {"driver": DRIVER_MAX, "attrs": ATTRS_PER_DEVICE, "caps": ATTRS_PER_DEVICE,
-             "inner_attrs": ATTRS_PER_DEVICE, "inner_caps": ATTRS_PER_DEVICE, "domain": DOMAIN_MAX,
-             "id": ID_MAX, "attr": ATTRIBUTE_VALUE_MAX}
+    sizes = {
+        "driver": DRIVER_MAX,
+        "attrs": ATTRS_PER_DEVICE,
+        "caps": ATTRS_PER_DEVICE,
+        "inner_attrs": ATTRS_PER_DEVICE,
+        "inner_caps": ATTRS_PER_DEVICE,
+        "domain": DOMAIN_MAX,
+        "id": ID_MAX,
+        "attr": ATTRIBUTE_VALUE_MAX,
+    }
     if node not in sizes:
         return None
     return Est(0, sizes[node])
@@ -309,8 +321,9 @@ class Coster:
         assert best is not None
         return best
 
-    def function_cost(self, e: Call, fn: str, ov: str, target: Expr | None, args: list[Expr],
-                      acosts: list[Est], total: Est) -> Est:
+    def function_cost(
+        self, e: Call, fn: str, ov: str, target: Expr | None, args: list[Expr], acosts: list[Est], total: Est
+    ) -> Est:
         k8s = self.k8s_cost(e, fn, target, args)
         if k8s is not None:
             return k8s.add(total)
@@ -357,9 +370,18 @@ class Coster:
             if ov == "add_list":
                 return ONE.add(total)
             return sz.factor(STRING_FACTOR).add(total)
-        if ov.startswith(("less_string", "greater_string", "less_equals_string", "greater_equals_string",
-                          "less_bytes", "greater_bytes", "less_equals_bytes", "greater_equals_bytes")) \
-                or ov in ("equals", "not_equals"):
+        if ov.startswith(
+            (
+                "less_string",
+                "greater_string",
+                "less_equals_string",
+                "greater_equals_string",
+                "less_bytes",
+                "greater_bytes",
+                "less_equals_bytes",
+                "greater_equals_bytes",
+            )
+        ) or ov in ("equals", "not_equals"):
             if ov.startswith(("less", "greater")) and not ov.endswith(("_string", "_bytes")):
                 return ONE.add(total)
             if ov == "equals":
@@ -409,8 +431,23 @@ class Coster:
             return self.size(target).factor(STRING_FACTOR)
         if fn == "ip.isCanonical" and args:
             return self.size(args[0]).factor(2 * STRING_FACTOR)
-        if fn in ("url", "isURL", "cidr", "isIP", "isCIDR", "ip", "quantity",
-                  "isQuantity", "semver", "isSemver") and target is None and args:
+        if (
+            fn
+            in (
+                "url",
+                "isURL",
+                "cidr",
+                "isIP",
+                "isCIDR",
+                "ip",
+                "quantity",
+                "isQuantity",
+                "semver",
+                "isSemver",
+            )
+            and target is None
+            and args
+        ):
             return self.size(args[0]).factor(STRING_FACTOR)
         if fn in ("lowerAscii", "upperAscii", "substring", "trim") and target is not None:
             sz = self.size(target)
@@ -444,12 +481,35 @@ class Coster:
             r = self.size(args[0]).factor(REGEX_FACTOR)
             self.sizes[e.id] = Est(0, sz.max)
             return s.mul(r)
-        if fn in ("sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
-                  "compareTo", "add", "sub", "major", "minor", "patch", "getScheme", "getHostname",
-                  "getHost", "getPort", "getEscapedPath", "getQuery", "format.named", "family",
-                  "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
-                  "isGlobalUnicast", "masked", "prefixLength") \
-                and not (fn == "ip" and target is None):
+        if fn in (
+            "sign",
+            "asInteger",
+            "isInteger",
+            "asApproximateFloat",
+            "isGreaterThan",
+            "isLessThan",
+            "compareTo",
+            "add",
+            "sub",
+            "major",
+            "minor",
+            "patch",
+            "getScheme",
+            "getHostname",
+            "getHost",
+            "getPort",
+            "getEscapedPath",
+            "getQuery",
+            "format.named",
+            "family",
+            "isUnspecified",
+            "isLoopback",
+            "isLinkLocalMulticast",
+            "isLinkLocalUnicast",
+            "isGlobalUnicast",
+            "masked",
+            "prefixLength",
+        ) and not (fn == "ip" and target is None):
             return ONE
         if fn in ("sets.contains", "sets.equivalent", "sets.intersects") and len(args) == 2:
             pairs = self.size(args[0]).mul(self.size(args[1]))

@@ -22,8 +22,16 @@ class Overload:
 
 
 _ORDERED = ("int", "uint", "double", "string", "bytes", "bool", "timestamp", "duration")
-_ORD_ID = {"int": "int64", "uint": "uint64", "double": "double", "string": "string", "bytes": "bytes",
-           "bool": "bool", "timestamp": "timestamp", "duration": "duration"}
+_ORD_ID = {
+    "int": "int64",
+    "uint": "uint64",
+    "double": "double",
+    "string": "string",
+    "bytes": "bytes",
+    "bool": "bool",
+    "timestamp": "timestamp",
+    "duration": "duration",
+}
 
 
 def _rows() -> list[tuple[str, str, bool, list[str], str]]:
@@ -62,12 +70,22 @@ def _rows() -> list[tuple[str, str, bool, list[str], str]]:
     g("_?_:_", "conditional", ["bool", "A", "A"], "A")
     g("_==_", "equals", ["A", "A"], "bool")
     g("_!=_", "not_equals", ["A", "A"], "bool")
-    for op, name in (("_<_", "less"), ("_<=_", "less_equals"), ("_>_", "greater"),
-                     ("_>=_", "greater_equals")):
+    for op, name in (
+        ("_<_", "less"),
+        ("_<=_", "less_equals"),
+        ("_>_", "greater"),
+        ("_>=_", "greater_equals"),
+    ):
         for t in _ORDERED:
             g(op, f"{name}_{_ORD_ID[t]}", [t, t], "bool")
-        for a, b in (("int", "uint"), ("int", "double"), ("uint", "int"), ("uint", "double"),
-                     ("double", "int"), ("double", "uint")):
+        for a, b in (
+            ("int", "uint"),
+            ("int", "double"),
+            ("uint", "int"),
+            ("uint", "double"),
+            ("double", "int"),
+            ("double", "uint"),
+        ):
             g(op, f"{name}_{_ORD_ID[a]}_{_ORD_ID[b]}", [a, b], "bool")
     g("@in", "in_list", ["A", "list(A)"], "bool")
     g("@in", "in_map", ["A", "map(A,B)"], "bool")
@@ -83,11 +101,14 @@ def _rows() -> list[tuple[str, str, bool, list[str], str]]:
     for t, oid in (("string", "string"), ("bytes", "bytes"), ("list(A)", "list"), ("map(A,B)", "map")):
         g("size", f"size_{oid}", [t], "int")
         m("size", f"{oid}_size", [t], "int")
-    conv = {"int": ["int", "uint", "double", "string", "timestamp", "duration"],
-            "uint": ["uint", "int", "double", "string"],
-            "double": ["double", "int", "uint", "string"],
-            "string": ["string", "int", "uint", "double", "bytes", "bool", "timestamp", "duration"],
-            "bytes": ["bytes", "string"], "bool": ["bool", "string"]}
+    conv = {
+        "int": ["int", "uint", "double", "string", "timestamp", "duration"],
+        "uint": ["uint", "int", "double", "string"],
+        "double": ["double", "int", "uint", "string"],
+        "string": ["string", "int", "uint", "double", "bytes", "bool", "timestamp", "duration"],
+        "bytes": ["bytes", "string"],
+        "bool": ["bool", "string"],
+    }
     for to, froms in conv.items():
         for f in froms:
             g(to, f"{_ORD_ID[f]}_to_{_ORD_ID[to]}", [f], to)
@@ -105,8 +126,18 @@ def _rows() -> list[tuple[str, str, bool, list[str], str]]:
     g("matches", "matches", ["string", "string"], "bool")
     m("matches", "matches_string", ["string", "string"], "bool")
     # -- time accessors
-    for fn in ("getFullYear", "getMonth", "getDayOfYear", "getDayOfMonth", "getDate", "getDayOfWeek",
-               "getHours", "getMinutes", "getSeconds", "getMilliseconds"):
+    for fn in (
+        "getFullYear",
+        "getMonth",
+        "getDayOfYear",
+        "getDayOfMonth",
+        "getDate",
+        "getDayOfWeek",
+        "getHours",
+        "getMinutes",
+        "getSeconds",
+        "getMilliseconds",
+    ):
         m(fn, f"timestamp_to_{fn}", ["timestamp"], "int")
         m(fn, f"timestamp_to_{fn}_with_tz", ["timestamp", "string"], "int")
     for fn in ("getHours", "getMinutes", "getSeconds", "getMilliseconds"):
@@ -183,8 +214,13 @@ def _rows() -> list[tuple[str, str, bool, list[str], str]]:
     g("ip.isCanonical", "ip_is_canonical", ["string"], "bool")
     g("string", "ip_to_string", ["IP"], "string")
     m("family", "ip_family", ["IP"], "int")
-    for fn in ("isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast",
-               "isGlobalUnicast"):
+    for fn in (
+        "isUnspecified",
+        "isLoopback",
+        "isLinkLocalMulticast",
+        "isLinkLocalUnicast",
+        "isGlobalUnicast",
+    ):
         m(fn, f"ip_{fn}", ["IP"], "bool")
     g("cidr", "string_to_cidr", ["string"], "CIDR")
     g("isCIDR", "is_cidr", ["string"], "bool")
@@ -221,9 +257,21 @@ def _rows() -> list[tuple[str, str, bool, list[str], str]]:
     for fn in ("major", "minor", "patch"):
         m(fn, f"semver_{fn}", ["Semver"], "int")
     # -- Kubernetes format
-    for fn in ("dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName", "dns1123LabelPrefix",
-               "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue", "uri", "uuid", "byte",
-               "date", "datetime"):
+    for fn in (
+        "dns1123Label",
+        "dns1123Subdomain",
+        "dns1035Label",
+        "qualifiedName",
+        "dns1123LabelPrefix",
+        "dns1123SubdomainPrefix",
+        "dns1035LabelPrefix",
+        "labelValue",
+        "uri",
+        "uuid",
+        "byte",
+        "date",
+        "datetime",
+    ):
         g(f"format.{fn}", f"format-{fn}", [], "NamedFormat")
     g("format.named", "format-named", ["string"], "opt(NamedFormat)")
     m("validate", "format-validate", ["NamedFormat", "string"], "opt(list(string))")
@@ -241,6 +289,7 @@ def functions(list_type_attributes: bool) -> dict[str, tuple[Overload, ...]]:
     if list_type_attributes:
         rows.append(("includes", "dra_includes", True, ["dyn", "dyn"], "bool"))
     for fn, oid, member, args, res in rows:
-        out.setdefault(fn, []).append(Overload(oid, member, tuple(parse_sig(a) for a in args),
-                                               parse_sig(res)))
+        out.setdefault(fn, []).append(
+            Overload(oid, member, tuple(parse_sig(a) for a in args), parse_sig(res))
+        )
     return {k: tuple(v) for k, v in out.items()}

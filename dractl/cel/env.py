@@ -32,9 +32,11 @@ class EnvSpec:
 
     def fields(self) -> dict[str, dict[str, Type]]:
         attr = T.DYN if self.list_type_attributes else T.ANY
-        f = {"driver": T.STRING,
-             "attributes": T.map_of(T.STRING, T.map_of(T.STRING, attr)),
-             "capacity": T.map_of(T.STRING, T.map_of(T.STRING, T.QUANTITY))}
+        f = {
+            "driver": T.STRING,
+            "attributes": T.map_of(T.STRING, T.map_of(T.STRING, attr)),
+            "capacity": T.map_of(T.STRING, T.map_of(T.STRING, T.QUANTITY)),
+        }
         if self.consumable_capacity:
             f["allowMultipleAllocations"] = T.BOOL
         return {"kubernetes.DRADevice": f}

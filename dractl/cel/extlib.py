@@ -16,8 +16,10 @@ from dractl.cel.values import (
     no_overload,
 )
 
-_UNICODE_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" \
-                 "\u200a\u2028\u2029\u202f\u205f\u3000"
+_UNICODE_SPACE = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 
 def _s(v: Any, fn: str) -> str:
@@ -36,7 +38,7 @@ def char_at(s: Any, i: Any) -> str:
     s, i = _s(s, "charAt"), _i(i, "charAt")
     if i < 0 or i > len(s):
         raise EvalError(f"index out of range: {i}")
-    return s[i:i + 1]
+    return s[i : i + 1]
 
 
 def index_of(s: Any, sub: Any, *off: Any) -> int:
@@ -101,7 +103,7 @@ def split(s: Any, sep: Any, *n: Any) -> list[str]:
     if sep == "":
         chars = list(s)
         if 0 < limit < len(chars):
-            return [*chars[:limit - 1], "".join(chars[limit - 1:])]
+            return [*chars[: limit - 1], "".join(chars[limit - 1 :])]
         return chars
     return s.split(sep, limit - 1) if limit > 0 else s.split(sep)
 
@@ -135,8 +137,17 @@ def join(lst: Any, *sep: Any) -> str:
 
 def quote(s: Any) -> str:
     s = _s(s, "strings.quote")
-    esc = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
-           "\\": "\\\\", '"': '\\"'}
+    esc = {
+        "\a": "\\a",
+        "\b": "\\b",
+        "\f": "\\f",
+        "\n": "\\n",
+        "\r": "\\r",
+        "\t": "\\t",
+        "\v": "\\v",
+        "\\": "\\\\",
+        '"': '\\"',
+    }
     return '"' + "".join(esc.get(c, c) for c in s) + '"'
 
 

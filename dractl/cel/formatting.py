@@ -14,18 +14,34 @@ if TYPE_CHECKING:
     from dractl.cel.checker import CheckResult
 
 _VERB = re.compile(r"%(?:\.(\d+))?([a-zA-Z%])?")
-_STRING_OK = ("string", "bool", "bytes", "int", "uint", "double", "map", "list", "type",
-              "google.protobuf.Duration", "google.protobuf.Timestamp", "null_type")
+_STRING_OK = (
+    "string",
+    "bool",
+    "bytes",
+    "int",
+    "uint",
+    "double",
+    "map",
+    "list",
+    "type",
+    "google.protobuf.Duration",
+    "google.protobuf.Timestamp",
+    "null_type",
+)
 _RULES = {
     "d": (("int", "uint"), "decimal clause can only be used on integers"),
     "f": (("double",), "fixed-point clause can only be used on doubles"),
     "e": (("double",), "scientific clause can only be used on doubles"),
     "b": (("int", "uint", "bool"), "only integers and bools can be formatted as binary"),
     "o": (("int", "uint"), "octal clause can only be used on integers"),
-    "x": (("int", "uint", "string", "bytes"),
-          "only integers, byte buffers, and strings can be formatted as hex"),
-    "X": (("int", "uint", "string", "bytes"),
-          "only integers, byte buffers, and strings can be formatted as hex"),
+    "x": (
+        ("int", "uint", "string", "bytes"),
+        "only integers, byte buffers, and strings can be formatted as hex",
+    ),
+    "X": (
+        ("int", "uint", "string", "bytes"),
+        "only integers, byte buffers, and strings can be formatted as hex",
+    ),
 }
 
 
@@ -48,8 +64,10 @@ def _check_verb(verb: str, tname: str, static: bool = False) -> str | None:
         return None
     if verb == "s":
         if tname not in _STRING_OK:
-            return ("string clause can only be used on strings, bools, bytes, ints, doubles, maps, "
-                    f"lists, types, durations, and timestamps, was given {tname}")
+            return (
+                "string clause can only be used on strings, bools, bytes, ints, doubles, maps, "
+                f"lists, types, durations, and timestamps, was given {tname}"
+            )
         return None
     rule = _RULES.get(verb)
     if rule is None:
@@ -76,8 +94,7 @@ def _verbs(fmt: str) -> list[tuple[str, int | None]]:
     return out
 
 
-def validate_format_call(fmt: str, arg: Expr, checked: CheckResult,
-                         call_id: int) -> tuple[int, str] | None:
+def validate_format_call(fmt: str, arg: Expr, checked: CheckResult, call_id: int) -> tuple[int, str] | None:
     """(node id, ``error during formatting: …``) for a literal call that would fail, or None."""
     from dractl.cel.ast import CreateList
 
@@ -94,8 +111,9 @@ def validate_format_call(fmt: str, arg: Expr, checked: CheckResult,
         if msg:
             return arg.elements[i].id, f"error during formatting: {msg}"
     if len(verbs) < len(arg.elements):
-        return call_id, (f"too many arguments supplied to string.format (expected {len(verbs)}, "
-                        f"got {len(arg.elements)})")
+        return call_id, (
+            f"too many arguments supplied to string.format (expected {len(verbs)}, got {len(arg.elements)})"
+        )
     return None
 
 
@@ -173,8 +191,10 @@ def to_display(v: Any, nested: bool = False) -> str:
         try:
             return v.decode("utf-8")
         except UnicodeDecodeError:  # cel-go: the bytes -> string conversion fails, and %s with it
-            raise EvalError('error during formatting: could not convert argument "invalid UTF-8 in '
-                            'bytes, cannot convert to string" to string') from None
+            raise EvalError(
+                'error during formatting: could not convert argument "invalid UTF-8 in '
+                'bytes, cannot convert to string" to string'
+            ) from None
     if v is None:
         return "null"
     if t is list:

@@ -5,16 +5,53 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-PUNCT = ("==", "!=", "<=", ">=", "&&", "||", "<", ">", "!", "?", ":", ".", ",", "[", "]", "{", "}",
-         "(", ")", "+", "-", "*", "/", "%", "=")
+PUNCT = (
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "&&",
+    "||",
+    "<",
+    ">",
+    "!",
+    "?",
+    ":",
+    ".",
+    ",",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "=",
+)
 KEYWORDS = {"true", "false", "null", "in"}
 _DIGITS = "0123456789"
 _HEX = "0123456789abcdefABCDEF"
 _IDSTART = "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _IDCHARS = _IDSTART + _DIGITS
 _WS = " \t\r\n\f"
-_SIMPLE_ESC = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
-               "\\": "\\", "'": "'", '"': '"', "`": "`", "?": "?"}
+_SIMPLE_ESC = {
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "`": "`",
+    "?": "?",
+}
 
 
 @dataclass(slots=True)
@@ -72,7 +109,7 @@ def tokenize(src: str) -> tuple[list[Token], list[tuple[int, str]]]:
             while j < n and (src[j] in _IDCHARS or src[j] in "./- "):
                 j += 1
             if j < n and src[j] == "`" and j > i + 1:
-                toks.append(Token("ESCIDENT", src[i:j + 1], i, src[i + 1:j]))
+                toks.append(Token("ESCIDENT", src[i : j + 1], i, src[i + 1 : j]))
                 i = j + 1
                 continue
             errors.append((i, f"token recognition error at: '{c}'"))
@@ -90,7 +127,7 @@ def tokenize(src: str) -> tuple[list[Token], list[tuple[int, str]]]:
             i += 1
             continue
         if p == "=":
-            errors.append((i, f"token recognition error at: '{src[i:i + 2]}'"))
+            errors.append((i, f"token recognition error at: '{src[i : i + 2]}'"))
             i += 2 if i + 1 < n else 1
     toks.append(Token("EOF", "<EOF>", n))
     return toks, errors
@@ -110,7 +147,7 @@ def _number(src: str, i: int, toks: list[Token]) -> int:
             i += 1
         text = src[start:i]
         if i < n and src[i] in "uU":
-            toks.append(Token("UINT", src[start:i + 1], start, int(text, 16)))
+            toks.append(Token("UINT", src[start : i + 1], start, int(text, 16)))
             return i + 1
         toks.append(Token("INT", text, start, int(text, 16)))
         return i
@@ -136,14 +173,15 @@ def _number(src: str, i: int, toks: list[Token]) -> int:
         toks.append(Token("DOUBLE", text, start, float(text)))
         return i
     if i < n and src[i] in "uU":
-        toks.append(Token("UINT", src[start:i + 1], start, int(text)))
+        toks.append(Token("UINT", src[start : i + 1], start, int(text)))
         return i + 1
     toks.append(Token("INT", text, start, int(text)))
     return i
 
 
-def _string(src: str, start: int, q: int, prefix: str, toks: list[Token],
-            errors: list[tuple[int, str]]) -> int:
+def _string(
+    src: str, start: int, q: int, prefix: str, toks: list[Token], errors: list[tuple[int, str]]
+) -> int:
     """Lex a (raw/bytes/triple-quoted) literal starting at ``start`` whose quote is at ``q``."""
     n = len(src)
     raw = "r" in prefix.lower()
@@ -163,7 +201,7 @@ def _string(src: str, start: int, q: int, prefix: str, toks: list[Token],
             break
         c = src[i]
         if not triple and c in "\r\n":
-            errors.append((start, f"token recognition error at: '{src[start:i + 1]}'"))
+            errors.append((start, f"token recognition error at: '{src[start : i + 1]}'"))
             return i + 1
         if c == "\\":
             if raw:
@@ -176,7 +214,7 @@ def _string(src: str, start: int, q: int, prefix: str, toks: list[Token],
                 text, i, is_u = _escape(src, i, is_bytes)
             except LexError as e:
                 end = min(e.offset, len(src) - 1)
-                errors.append((start, f"token recognition error at: '{src[start:end + 1]}'"))
+                errors.append((start, f"token recognition error at: '{src[start : end + 1]}'"))
                 return end + 1
             if is_u and is_bytes:
                 bad_escape = True
@@ -220,14 +258,14 @@ def _escape(src: str, i: int, is_bytes: bool) -> tuple[str | int, int, bool]:
     if c in _SIMPLE_ESC:
         return _SIMPLE_ESC[c], i + 2, False
     if c in "xX":
-        h = src[i + 2:i + 4]
+        h = src[i + 2 : i + 4]
         if len(h) == 2 and all(x in _HEX for x in h):
             v = int(h, 16)
             return (v if is_bytes else chr(v)), i + 4, False
         raise LexError(_first_bad(src, i + 2, 2), "bad escape")
     if c in "uU":
         width = 4 if c == "u" else 8
-        h = src[i + 2:i + 2 + width]
+        h = src[i + 2 : i + 2 + width]
         if len(h) == width and all(x in _HEX for x in h):
             v = int(h, 16)
             if v > 0x10FFFF or 0xD800 <= v <= 0xDFFF:
@@ -235,7 +273,7 @@ def _escape(src: str, i: int, is_bytes: bool) -> tuple[str | int, int, bool]:
             return chr(v), i + 2 + width, True
         raise LexError(_first_bad(src, i + 2, width), "bad escape")
     if c in "0123":
-        o = src[i + 1:i + 4]
+        o = src[i + 1 : i + 4]
         if len(o) == 3 and all(x in "01234567" for x in o):
             v = int(o, 8)
             return (v if is_bytes else chr(v)), i + 4, False

@@ -20,15 +20,42 @@ class Parser(Protocol):
 
     def fn(self, offset: int, name: str, *args: Expr, target: Expr | None = None) -> Call: ...
 
-    def comprehension(self, offset: int, iter_var: str, iter_range: Expr, init: Expr, cond: Expr,
-                      step: Expr, result: Expr, iter_var2: str = "", accu: str = ACCU,
-                      macro: str = "") -> Comprehension: ...
+    def comprehension(
+        self,
+        offset: int,
+        iter_var: str,
+        iter_range: Expr,
+        init: Expr,
+        cond: Expr,
+        step: Expr,
+        result: Expr,
+        iter_var2: str = "",
+        accu: str = ACCU,
+        macro: str = "",
+    ) -> Comprehension: ...
 
-_RECEIVER = {("all", 2), ("exists", 2), ("exists_one", 2), ("map", 2), ("map", 3), ("filter", 2),
-             ("all", 3), ("exists", 3), ("existsOne", 3), ("exists_one", 3),
-             ("transformList", 3), ("transformList", 4), ("transformMap", 3), ("transformMap", 4),
-             ("transformMapEntry", 3), ("transformMapEntry", 4), ("optMap", 2), ("optFlatMap", 2),
-             ("sortBy", 2)}
+
+_RECEIVER = {
+    ("all", 2),
+    ("exists", 2),
+    ("exists_one", 2),
+    ("map", 2),
+    ("map", 3),
+    ("filter", 2),
+    ("all", 3),
+    ("exists", 3),
+    ("existsOne", 3),
+    ("exists_one", 3),
+    ("transformList", 3),
+    ("transformList", 4),
+    ("transformMap", 3),
+    ("transformMap", 4),
+    ("transformMapEntry", 3),
+    ("transformMapEntry", 4),
+    ("optMap", 2),
+    ("optFlatMap", 2),
+    ("sortBy", 2),
+}
 
 
 def _var(p: Parser, e: Expr) -> str | None:
@@ -53,17 +80,34 @@ def expand(p: Parser, off: int, name: str, args: list[Expr], target: Expr | None
             return p.const(off, "bool", False)
         if v == ACCU:
             p.error(args[0].offset, "variable name must not be '@result'")
-        return p.comprehension(off, "#unused", CreateList(p.new_id(off), off, []), args[1],
-                               p.const(off, "bool", False), p.ident(off, v), args[2], accu=v, macro="bind")
+        return p.comprehension(
+            off,
+            "#unused",
+            CreateList(p.new_id(off), off, []),
+            args[1],
+            p.const(off, "bool", False),
+            p.ident(off, v),
+            args[2],
+            accu=v,
+            macro="bind",
+        )
     if (name, len(args)) not in _RECEIVER:
         return None
     if name in ("optMap", "optFlatMap"):
         v = _var(p, args[0])
         if v is None:
             return p.const(off, "bool", False)
-        bound = p.comprehension(off, "#unused", CreateList(p.new_id(off), off, []),
-                                p.fn(off, "value", target=target), p.const(off, "bool", False),
-                                p.ident(off, v), args[1], accu=v, macro="bind")
+        bound = p.comprehension(
+            off,
+            "#unused",
+            CreateList(p.new_id(off), off, []),
+            p.fn(off, "value", target=target),
+            p.const(off, "bool", False),
+            p.ident(off, v),
+            args[1],
+            accu=v,
+            macro="bind",
+        )
         then: Expr = p.fn(off, "optional.of", bound) if name == "optMap" else bound
         return p.fn(off, "_?_:_", p.fn(off, "hasValue", target=target), then, p.fn(off, "optional.none"))
     if name == "sortBy":
@@ -73,8 +117,17 @@ def expand(p: Parser, off: int, name: str, args: list[Expr], target: Expr | None
         tmp = "@__sortBy_input__"
         keys = _one_var(p, off, "map", p.ident(off, tmp), v, [args[1]])
         call = p.fn(off, "lists.@sortByAssociatedKeys", p.ident(off, tmp), keys)
-        return p.comprehension(off, "#unused", CreateList(p.new_id(off), off, []), target,
-                               p.const(off, "bool", False), p.ident(off, tmp), call, accu=tmp, macro="bind")
+        return p.comprehension(
+            off,
+            "#unused",
+            CreateList(p.new_id(off), off, []),
+            target,
+            p.const(off, "bool", False),
+            p.ident(off, tmp),
+            call,
+            accu=tmp,
+            macro="bind",
+        )
     if len(args) == 2 or (name == "map" and len(args) == 3):
         v = _var(p, args[0])
         if v is None:
@@ -99,15 +152,26 @@ def _accu(p: Parser, off: int) -> Ident:
 def _quantifier(p: Parser, off: int, name: str, pred: Expr) -> tuple[Expr, Expr, Expr, Expr]:
     """(init, condition, step, result) of all/exists/exists_one."""
     if name == "all":
-        return (p.const(off, "bool", True), p.fn(off, "@not_strictly_false", _accu(p, off)),
-                p.fn(off, "_&&_", _accu(p, off), pred), _accu(p, off))
+        return (
+            p.const(off, "bool", True),
+            p.fn(off, "@not_strictly_false", _accu(p, off)),
+            p.fn(off, "_&&_", _accu(p, off), pred),
+            _accu(p, off),
+        )
     if name == "exists":
-        return (p.const(off, "bool", False),
-                p.fn(off, "@not_strictly_false", p.fn(off, "!_", _accu(p, off))),
-                p.fn(off, "_||_", _accu(p, off), pred), _accu(p, off))
+        return (
+            p.const(off, "bool", False),
+            p.fn(off, "@not_strictly_false", p.fn(off, "!_", _accu(p, off))),
+            p.fn(off, "_||_", _accu(p, off), pred),
+            _accu(p, off),
+        )
     step = p.fn(off, "_?_:_", pred, p.fn(off, "_+_", _accu(p, off), p.const(off, "int", 1)), _accu(p, off))
-    return (p.const(off, "int", 0), p.const(off, "bool", True), step,
-            p.fn(off, "_==_", _accu(p, off), p.const(off, "int", 1)))
+    return (
+        p.const(off, "int", 0),
+        p.const(off, "bool", True),
+        step,
+        p.fn(off, "_==_", _accu(p, off), p.const(off, "int", 1)),
+    )
 
 
 def _one_var(p: Parser, off: int, name: str, target: Expr, v: str, rest: list[Expr]) -> Expr:
@@ -123,8 +187,7 @@ def _one_var(p: Parser, off: int, name: str, target: Expr, v: str, rest: list[Ex
     step: Expr = add
     if name == "filter" or len(rest) == 2:
         step = p.fn(off, "_?_:_", rest[0], add, _accu(p, off))
-    return p.comprehension(off, v, target, empty, p.const(off, "bool", True), step, _accu(p, off),
-                           macro=name)
+    return p.comprehension(off, v, target, empty, p.const(off, "bool", True), step, _accu(p, off), macro=name)
 
 
 def _two_var(p: Parser, off: int, name: str, target: Expr, v1: str, v2: str, rest: list[Expr]) -> Expr:
@@ -145,5 +208,6 @@ def _two_var(p: Parser, off: int, name: str, target: Expr, v1: str, v2: str, res
     step: Expr = add
     if len(rest) == 2:
         step = p.fn(off, "_?_:_", rest[0], add, _accu(p, off))
-    return p.comprehension(off, v1, target, init, p.const(off, "bool", True), step, _accu(p, off),
-                           iter_var2=v2, macro=name)
+    return p.comprehension(
+        off, v1, target, init, p.const(off, "bool", True), step, _accu(p, off), iter_var2=v2, macro=name
+    )

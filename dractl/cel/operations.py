@@ -53,6 +53,8 @@ class _Lazy:
 
 
 _MISSING = object()
+
+
 def _restore(vs: dict[str, Any], name: str, saved: Any) -> None:
     if saved is _MISSING:
         vs.pop(name, None)
@@ -74,9 +76,9 @@ def _charge_sized(st: State, x: Any, y: Any) -> None:
         raise CostExceeded()
 
 
-def _call(impl: Callable[..., Any], args: list[Fn],
-          sized: Callable[[list[Any]], int] | None = None) -> Fn:
+def _call(impl: Callable[..., Any], args: list[Fn], sized: Callable[[list[Any]], int] | None = None) -> Fn:
     if sized is not None:
+
         def cs(st: State) -> Any:
             vals = [f(st) for f in args]
             extra = sized(vals)
@@ -84,11 +86,14 @@ def _call(impl: Callable[..., Any], args: list[Fn],
             if st.cost > st.limit:
                 raise CostExceeded()
             return impl(*vals)
+
         return cs
     if len(args) == 0:
+
         def c0(st: State) -> Any:
             _charge(st)
             return impl()
+
         return c0
     if len(args) == 1:
         a = args[0]
@@ -97,6 +102,7 @@ def _call(impl: Callable[..., Any], args: list[Fn],
             x = a(st)
             _charge(st)
             return impl(x)
+
         return c1
     if len(args) == 2:
         a, b = args
@@ -105,12 +111,14 @@ def _call(impl: Callable[..., Any], args: list[Fn],
             x, y = a(st), b(st)
             _charge(st)
             return impl(x, y)
+
         return c2
 
     def cn(st: State) -> Any:
         vals = [f(st) for f in args]
         _charge(st)
         return impl(*vals)
+
     return cn
 
 
@@ -141,6 +149,7 @@ def _logical(a: Fn, b: Fn, absorbing: bool, name: str) -> Fn:
         if y is not neutral:
             raise no_overload(name)
         return neutral
+
     return op
 
 
@@ -177,6 +186,7 @@ def _qualified_type(q: str, select: Fn) -> Fn:
         if st.cost > st.limit:
             raise CostExceeded()
         return value
+
     return type_ident
 
 

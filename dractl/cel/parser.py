@@ -27,13 +27,44 @@ from dractl.cel.macros import expand
 
 MAX_DEPTH = 250
 MAX_CODE_POINTS = 100_000
-_EXPECT_EXPR = ("{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, "
-                "STRING, BYTES, IDENTIFIER}")
-_EXPR_START = frozenset({"[", "{", "(", ".", "-", "!", "true", "false", "null", "INT", "UINT", "DOUBLE",
-                         "STRING", "BYTES", "IDENT"})
+_EXPECT_EXPR = (
+    "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, "
+    "STRING, BYTES, IDENTIFIER}"
+)
+_EXPR_START = frozenset(
+    {
+        "[",
+        "{",
+        "(",
+        ".",
+        "-",
+        "!",
+        "true",
+        "false",
+        "null",
+        "INT",
+        "UINT",
+        "DOUBLE",
+        "STRING",
+        "BYTES",
+        "IDENT",
+    }
+)
 _RELOPS = ("<", "<=", ">", ">=", "==", "!=", "in")
-_BINFN = {"<": "_<_", "<=": "_<=_", ">": "_>_", ">=": "_>=_", "==": "_==_", "!=": "_!=_", "in": "@in",
-          "+": "_+_", "-": "_-_", "*": "_*_", "/": "_/_", "%": "_%_"}
+_BINFN = {
+    "<": "_<_",
+    "<=": "_<=_",
+    ">": "_>_",
+    ">=": "_>=_",
+    "==": "_==_",
+    "!=": "_!=_",
+    "in": "@in",
+    "+": "_+_",
+    "-": "_-_",
+    "*": "_*_",
+    "/": "_/_",
+    "%": "_%_",
+}
 INT64_MIN, INT64_MAX, UINT64_MAX = -(2**63), 2**63 - 1, 2**64 - 1
 
 
@@ -92,8 +123,10 @@ class Parser:
     # -- grammar -----------------------------------------------------------------------------
     def parse(self) -> Expr | None:
         if len(self.src) > MAX_CODE_POINTS:
-            self.error(-1, f"expression code point size exceeds limit: size: {len(self.src)}, "
-                           f"limit {MAX_CODE_POINTS}")
+            self.error(
+                -1,
+                f"expression code point size exceeds limit: size: {len(self.src)}, limit {MAX_CODE_POINTS}",
+            )
             return None
         try:
             e = self.expr()
@@ -209,14 +242,20 @@ class Parser:
                 nt = self.tok
                 if nt.kind not in ("IDENT", "ESCIDENT"):
                     if opt:
-                        self.error(nt.offset, "Syntax error: mismatched input "
-                                   f"'{nt.text}' expecting {{IDENTIFIER, ESC_IDENTIFIER}}")
+                        self.error(
+                            nt.offset,
+                            "Syntax error: mismatched input "
+                            f"'{nt.text}' expecting {{IDENTIFIER, ESC_IDENTIFIER}}",
+                        )
                         self.error(nt.offset, "unsupported ident kind")
                     elif nt.kind == "EOF":
                         self.error(nt.offset, "Syntax error: no viable alternative at input '.'")
                     else:
-                        self.error(nt.offset, "Syntax error: no viable alternative at input "
-                                              f"'{self.src[t.offset:nt.offset + len(nt.text)]}'")
+                        self.error(
+                            nt.offset,
+                            "Syntax error: no viable alternative at input "
+                            f"'{self.src[t.offset : nt.offset + len(nt.text)]}'",
+                        )
                     raise _Abort()
                 self.advance()
                 name = nt.value if nt.kind == "ESCIDENT" else nt.text
@@ -225,8 +264,12 @@ class Parser:
                     args = self.args(")")
                     e = self.call(lp.offset, name, args, e)
                 elif opt:
-                    e = Call(self.new_id(t.offset), t.offset, "_?._",
-                             [e, Const(self.new_id(nt.offset), nt.offset, "string", name)])
+                    e = Call(
+                        self.new_id(t.offset),
+                        t.offset,
+                        "_?._",
+                        [e, Const(self.new_id(nt.offset), nt.offset, "string", name)],
+                    )
                 else:
                     e = Select(self.new_id(t.offset), t.offset, e, name)
             elif t.kind == "[":
@@ -410,11 +453,32 @@ class Parser:
     def fn(self, offset: int, name: str, *args: Expr, target: Expr | None = None) -> Call:
         return Call(self.new_id(offset), offset, name, list(args), target)
 
-    def comprehension(self, offset: int, iter_var: str, iter_range: Expr, init: Expr, cond: Expr,
-                      step: Expr, result: Expr, iter_var2: str = "", accu: str = ACCU,
-                      macro: str = "") -> Comprehension:
-        return Comprehension(self.new_id(offset), offset, iter_var, iter_var2, iter_range, accu, init,
-                             cond, step, result, macro)
+    def comprehension(
+        self,
+        offset: int,
+        iter_var: str,
+        iter_range: Expr,
+        init: Expr,
+        cond: Expr,
+        step: Expr,
+        result: Expr,
+        iter_var2: str = "",
+        accu: str = ACCU,
+        macro: str = "",
+    ) -> Comprehension:
+        return Comprehension(
+            self.new_id(offset),
+            offset,
+            iter_var,
+            iter_var2,
+            iter_range,
+            accu,
+            init,
+            cond,
+            step,
+            result,
+            macro,
+        )
 
 
 def ast_depth(e: Expr) -> int:

@@ -56,9 +56,17 @@ from dractl.cel.values import (
     type_name,
 )
 
-_GO_TYPES = {"int": "types.Int", "uint": "types.Uint", "double": "types.Double", "string": "types.String",
-             "bool": "types.Bool", "bytes": "types.Bytes", "null_type": "types.Null",
-             "kubernetes.Semver": "cel.Semver", "kubernetes.Quantity": "*cel.Quantity"}
+_GO_TYPES = {
+    "int": "types.Int",
+    "uint": "types.Uint",
+    "double": "types.Double",
+    "string": "types.String",
+    "bool": "types.Bool",
+    "bytes": "types.Bytes",
+    "null_type": "types.Null",
+    "kubernetes.Semver": "cel.Semver",
+    "kubernetes.Quantity": "*cel.Quantity",
+}
 
 
 class ProgramError(Exception):
@@ -97,9 +105,11 @@ class Compiler:
     def ident(self, name: str) -> Fn:
         type_value = TypeVal({"null_type": "null_type"}.get(name, name))
         if name in _TYPE_NAMES:
+
             def type_ident(st: State) -> Any:  # a type name is a constant (no cost)
                 v = st.vars.get(name, _MISSING)
                 return type_value if v is _MISSING else v
+
             return type_ident
 
         def ident(st: State) -> Any:
@@ -119,14 +129,17 @@ class Compiler:
                     v.done = True
                 return v.value
             return v
+
         return ident
 
     def select(self, e: Select) -> Fn:
         operand = self.compile(e.operand)
         name = e.field
         if e.test_only:
+
             def has(st: State) -> Any:  # presence tests cost nothing (PresenceTestHasCost(false))
                 return _has(operand(st), name)
+
             return has
 
         def select(st: State) -> Any:
@@ -142,6 +155,7 @@ class Compiler:
                 except KeyError:
                     raise EvalError(f"no such key: {name}") from None
             return _select(v, name)
+
         q = qualified_name(e)
         return _qualified_type(q, select) if q in _QUALIFIED_TYPES else select
 
@@ -152,11 +166,13 @@ class Compiler:
         # when the program is planned (OptOptimize) and costs nothing.
         cost = 0 if all(isinstance(x, Const) for x in e.elements) else 10
         if not opt:
+
             def mk_plain(st: State) -> list[Any]:
                 st.cost += cost
                 if st.cost > st.limit:
                     raise CostExceeded()
                 return [f(st) for f in items]
+
             return mk_plain
 
         def mk(st: State) -> list[Any]:
@@ -173,6 +189,7 @@ class Compiler:
                 else:
                     out.append(v)
             return out
+
         return mk
 
     def create_map(self, e: CreateMap) -> Fn:
@@ -196,6 +213,7 @@ class Compiler:
                     v = o.value
                 out[k] = v
             return out
+
         return mk
 
     def comprehension(self, e: Comprehension) -> Fn:
@@ -206,6 +224,7 @@ class Compiler:
         result = self.compile(e.result)
         accu, iv, iv2 = e.accu_var, e.iter_var, e.iter_var2
         if e.macro == "bind":
+
             def bind(st: State) -> Any:
                 vs = st.vars
                 saved = vs.get(accu, _MISSING)
@@ -214,6 +233,7 @@ class Compiler:
                     return result(st)
                 finally:
                     _restore(vs, accu, saved)
+
             return bind
 
         def fold(st: State) -> Any:
@@ -227,8 +247,9 @@ class Compiler:
                 elif isinstance(r, dict):
                     pairs = ((k, r[k]) for k in list(r)) if iv2 else ((None, k) for k in list(r))
                 else:
-                    raise EvalError(f"got '{_GO_TYPES.get(type_name(r), type_name(r))}', "
-                                    "expected iterable type")
+                    raise EvalError(
+                        f"got '{_GO_TYPES.get(type_name(r), type_name(r))}', expected iterable type"
+                    )
                 for a, b in pairs:
                     if iv2:
                         vs[iv], vs[iv2] = a, b
@@ -246,6 +267,7 @@ class Compiler:
             finally:
                 for n, v in saved:
                     _restore(vs, n, v)
+
         return fold
 
     # -- calls -------------------------------------------------------------------------------
@@ -271,6 +293,7 @@ class Compiler:
                 if st.cost > st.limit:
                     raise CostExceeded()
                 return value
+
             return folded
         if fn in _PURE and target is None and e.args and all(isinstance(a, Const) for a in e.args):
             pure = _FUNCS[fn]
@@ -288,9 +311,14 @@ class Compiler:
                     if st.cost > st.limit:
                         raise CostExceeded()
                     return cached
+
                 return constant
-        if fn in ("find", "findAll") and len(e.args) >= 1 and isinstance(e.args[0], Const) \
-                and e.args[0].kind == "string":
+        if (
+            fn in ("find", "findAll")
+            and len(e.args) >= 1
+            and isinstance(e.args[0], Const)
+            and e.args[0].kind == "string"
+        ):
             try:
                 compile_regex(e.args[0].value)
             except RegexError as err:
@@ -302,8 +330,11 @@ class Compiler:
             if fn == "includes":
                 return self.includes(args)
             raise ProgramError(f"no implementation for function {fn}")
-        if fn == "@in" and isinstance(e.args[1], CreateList) and all(isinstance(x, Const)
-                                                                        for x in e.args[1].elements):
+        if (
+            fn == "@in"
+            and isinstance(e.args[1], CreateList)
+            and all(isinstance(x, Const) for x in e.args[1].elements)
+        ):
             return _call(impl, args, lambda vals: -1)  # constant lists become sets: no cost
         sized = _RUNTIME_COST.get(fn)
         return _call(impl, args, sized)
@@ -316,6 +347,7 @@ class Compiler:
             st.cost += 10 + max(n, 0)
             _charge(st)
             return list(range(n))
+
         return lists_range
 
     def includes(self, args: list[Fn]) -> Fn:
@@ -329,6 +361,7 @@ class Compiler:
                     raise EvalError("'includes' function cannot be applied to lists longer than 48 values")
                 return any(equals(x, y) is True for y in v)
             return equals(v, x) is True
+
         return includes
 
     def special(self, fn: str, e: Call, args: list[Fn]) -> Fn | None:
@@ -346,6 +379,7 @@ class Compiler:
                 if v is False:
                     return f(st)
                 raise no_overload("_?_:_")
+
             return cond
         if fn == "!_":
             a = args[0]
@@ -356,6 +390,7 @@ class Compiler:
                 if type(v) is not bool:
                     raise no_overload("!_")
                 return not v
+
             return not_
         if fn == "@not_strictly_false":
             a = args[0]
@@ -369,6 +404,7 @@ class Compiler:
                     raise
                 except EvalError:
                     return True
+
             return nsf
         if fn in ("_==_", "_!=_"):
             a, b = args
@@ -383,11 +419,16 @@ class Compiler:
                 if r is None:
                     raise no_overload()
                 return r
+
             return eq
         if fn in ("_<_", "_<=_", "_>_", "_>=_"):
             a, b = args
-            test = {"_<_": lambda c: c < 0, "_<=_": lambda c: c <= 0, "_>_": lambda c: c > 0,
-                    "_>=_": lambda c: c >= 0}[fn]
+            test = {
+                "_<_": lambda c: c < 0,
+                "_<=_": lambda c: c <= 0,
+                "_>_": lambda c: c > 0,
+                "_>=_": lambda c: c >= 0,
+            }[fn]
 
             def cmp(st: State) -> bool:
                 x, y = a(st), b(st)
@@ -396,6 +437,7 @@ class Compiler:
                     return test(compare(x, y, ""))
                 except _NaN:
                     return False
+
             return cmp
         if fn == "_[_]":
             a, b = args
@@ -404,6 +446,7 @@ class Compiler:
                 c, k = a(st), b(st)
                 _charge(st)
                 return _index(c, k)
+
             return index
         if fn == "_[?_]":
             a, b = args
@@ -412,6 +455,7 @@ class Compiler:
                 c, k = a(st), b(st)
                 _charge(st)
                 return _opt_index(c, k)
+
             return opt_index
         if fn == "_?._":
             a = args[0]
@@ -422,6 +466,7 @@ class Compiler:
                 v = a(st)
                 _charge(st)
                 return _opt_select(v, name)
+
             return opt_select
         return None
 
@@ -429,8 +474,12 @@ class Compiler:
 def _is_const(e: Expr) -> bool:
     if isinstance(e, Const):
         return True
-    return (isinstance(e, Call) and e.target is None and e.function in _CONVERSIONS
-            and all(_is_const(a) for a in e.args))
+    return (
+        isinstance(e, Call)
+        and e.target is None
+        and e.function in _CONVERSIONS
+        and all(_is_const(a) for a in e.args)
+    )
 
 
 def _const_value(e: Expr) -> Any:

@@ -32,16 +32,26 @@ class CheckResult:
         return self.error is None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"expression": self.expression, "valid": self.ok, "maxCost": self.max_cost,
-                "error": self.error, "errorType": self.error_type, "hint": self.hint}
+        return {
+            "expression": self.expression,
+            "valid": self.ok,
+            "maxCost": self.max_cost,
+            "error": self.error,
+            "errorType": self.error_type,
+            "hint": self.hint,
+        }
 
 
 def check_expression(expression: str, features: Features) -> CheckResult:
     """Length (bytes), compile in the NewExpressions environment, estimated cost."""
     size = len(expression.encode("utf-8"))
     if size > MAX_EXPRESSION_BYTES:
-        return CheckResult(expression, f"Too long: may not be more than {MAX_EXPRESSION_BYTES} bytes "
-                                       f"(it has {size})", "TooLong", None)
+        return CheckResult(
+            expression,
+            f"Too long: may not be more than {MAX_EXPRESSION_BYTES} bytes (it has {size})",
+            "TooLong",
+            None,
+        )
     try:
         sel = compile_selector(expression, env="new", features=features)
     except CelCompileError as e:
@@ -50,10 +60,17 @@ def check_expression(expression: str, features: Features) -> CheckResult:
     if sel.max_cost > MAX_COST:
         hint = None
         if sel.max_cost >= 10**18 and "!=" in expression:
-            hint = ("Kubernetes estimates '!=' between quantities, versions or types at ~1.8e18; "
-                    "'!(a == b)' costs almost nothing")
-        return CheckResult(expression, f"too complex, exceeds cost limit (estimated cost {sel.max_cost} "
-                                       f"> {MAX_COST})", "Forbidden", sel.max_cost, hint)
+            hint = (
+                "Kubernetes estimates '!=' between quantities, versions or types at ~1.8e18; "
+                "'!(a == b)' costs almost nothing"
+            )
+        return CheckResult(
+            expression,
+            f"too complex, exceeds cost limit (estimated cost {sel.max_cost} > {MAX_COST})",
+            "Forbidden",
+            sel.max_cost,
+            hint,
+        )
     return CheckResult(expression, None, None, sel.max_cost)
 
 
@@ -66,8 +83,14 @@ class DeviceOutcome:
 
     def to_dict(self) -> dict[str, Any]:
         d = self.device
-        return {"driver": d.driver, "pool": d.pool, "device": d.name, "node": self.node or d.node_name,
-                "matches": self.matches, "error": self.error}
+        return {
+            "driver": d.driver,
+            "pool": d.pool,
+            "device": d.name,
+            "node": self.node or d.node_name,
+            "matches": self.matches,
+            "error": self.error,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +108,13 @@ class Reference:
         return "capacity" if self.kind == "attributes" else "attributes"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.qualified, "presentOn": self.present_on,
-                "devices": self.total, "otherKindOn": self.other_kind_on}
+        return {
+            "kind": self.kind,
+            "name": self.qualified,
+            "presentOn": self.present_on,
+            "devices": self.total,
+            "otherKindOn": self.other_kind_on,
+        }
 
 
 @dataclass(slots=True)
@@ -111,10 +139,16 @@ class EvalResult:
         return [r for r in self.references if r.present_on == 0]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"expression": self.expression, "compileError": self.compile_error,
-                "maxCost": self.max_cost, "devices": len(self.outcomes), "matched": self.matched,
-                "errors": self.errors, "results": [o.to_dict() for o in self.outcomes],
-                "references": [r.to_dict() for r in self.references]}
+        return {
+            "expression": self.expression,
+            "compileError": self.compile_error,
+            "maxCost": self.max_cost,
+            "devices": len(self.outcomes),
+            "matched": self.matched,
+            "errors": self.errors,
+            "results": [o.to_dict() for o in self.outcomes],
+            "references": [r.to_dict() for r in self.references],
+        }
 
 
 def _published(device: Device, kind: str) -> set[str]:
@@ -122,9 +156,14 @@ def _published(device: Device, kind: str) -> set[str]:
     return {"/".join(split_name(n, device.driver)) for n in names}
 
 
-def evaluate(expression: str, devices: Sequence[Device], features: Features,
-             cost_limit: int = MAX_COST, activations: DeviceActivationCache | None = None,
-             nodes: Mapping[int, str] | None = None) -> EvalResult:
+def evaluate(
+    expression: str,
+    devices: Sequence[Device],
+    features: Features,
+    cost_limit: int = MAX_COST,
+    activations: DeviceActivationCache | None = None,
+    nodes: Mapping[int, str] | None = None,
+) -> EvalResult:
     """Evaluate one selector on every device as the scheduler's allocator would.  ``nodes`` maps
     ``id(device)`` to the node its slice is on (for the report; None: the device's own nodeName)."""
     where = nodes or {}
@@ -138,8 +177,11 @@ def evaluate(expression: str, devices: Sequence[Device], features: Features,
     cache = activations or DeviceActivationCache(max_entries=max(len(devices), 1) + 1)
     for d in devices:
         try:
-            result.outcomes.append(DeviceOutcome(d, sel.matches(d, cost_limit=cost_limit, activations=cache),
-                                                 None, where.get(id(d))))
+            result.outcomes.append(
+                DeviceOutcome(
+                    d, sel.matches(d, cost_limit=cost_limit, activations=cache), None, where.get(id(d))
+                )
+            )
         except CelRuntimeError as e:
             result.outcomes.append(DeviceOutcome(d, None, e.message, where.get(id(d))))
     published = {kind: [_published(d, kind) for d in devices] for kind in ("attributes", "capacity")}

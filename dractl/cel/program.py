@@ -49,12 +49,29 @@ class Selector:
     :meth:`evaluate`, else the one of the :class:`~dractl.cel.cache.CelCache` that compiled the
     selector (None: each evaluation converts the device afresh)."""
 
-    __slots__ = ("_deep", "_program", "activations", "env", "expression", "max_cost", "min_cost",
-                 "referenced")
+    __slots__ = (
+        "_deep",
+        "_program",
+        "activations",
+        "env",
+        "expression",
+        "max_cost",
+        "min_cost",
+        "referenced",
+    )
 
-    def __init__(self, expression: str, env: str, program: Any, min_cost: int, max_cost: int,
-                 referenced: tuple[tuple[str, str, str], ...], *, deep: bool = False,
-                 activations: DeviceActivationCache | None = None) -> None:
+    def __init__(
+        self,
+        expression: str,
+        env: str,
+        program: Any,
+        min_cost: int,
+        max_cost: int,
+        referenced: tuple[tuple[str, str, str], ...],
+        *,
+        deep: bool = False,
+        activations: DeviceActivationCache | None = None,
+    ) -> None:
         self.expression = expression
         self.env = env
         self._program = program
@@ -64,8 +81,13 @@ class Selector:
         self.referenced = referenced
         self.activations = activations
 
-    def evaluate(self, device: Device, *, cost_limit: int = DEFAULT_COST_LIMIT,
-                 activations: DeviceActivationCache | None = None) -> tuple[bool, int]:
+    def evaluate(
+        self,
+        device: Device,
+        *,
+        cost_limit: int = DEFAULT_COST_LIMIT,
+        activations: DeviceActivationCache | None = None,
+    ) -> tuple[bool, int]:
         """(matches, actual cost); raises CelRuntimeError."""
         cache = activations if activations is not None else self.activations
         try:
@@ -91,8 +113,13 @@ class Selector:
             raise CelRuntimeError(_bool_error(result))
         return result, st.cost
 
-    def matches(self, device: Device, *, cost_limit: int = DEFAULT_COST_LIMIT,
-                activations: DeviceActivationCache | None = None) -> bool:
+    def matches(
+        self,
+        device: Device,
+        *,
+        cost_limit: int = DEFAULT_COST_LIMIT,
+        activations: DeviceActivationCache | None = None,
+    ) -> bool:
         """Whether the device matches; raises CelRuntimeError (Kubernetes fails the allocation)."""
         return self.evaluate(device, cost_limit=cost_limit, activations=activations)[0]
 
@@ -113,29 +140,46 @@ def _referenced(ast: Any) -> tuple[tuple[str, str, str], ...]:
         name = None
         if isinstance(e, Select):
             inner, name = e.operand, e.field
-        elif isinstance(e, Call) and e.function in ("_?._", "_[_]", "_[?_]") and len(e.args) == 2 \
-                and isinstance(e.args[1], Const) and e.args[1].kind == "string":
+        elif (
+            isinstance(e, Call)
+            and e.function in ("_?._", "_[_]", "_[?_]")
+            and len(e.args) == 2
+            and isinstance(e.args[1], Const)
+            and e.args[1].kind == "string"
+        ):
             inner, name = e.args[0], e.args[1].value
         if inner is None or name is None:
             continue
         if isinstance(inner, Call) and inner.function in ("_[_]", "_[?_]") and len(inner.args) == 2:
             base, key = inner.args
-            if isinstance(key, Const) and key.kind == "string" and isinstance(base, Select) \
-                    and isinstance(base.operand, Ident) and base.operand.name == "device" \
-                    and base.field in ("attributes", "capacity"):
+            if (
+                isinstance(key, Const)
+                and key.kind == "string"
+                and isinstance(base, Select)
+                and isinstance(base.operand, Ident)
+                and base.operand.name == "device"
+                and base.field in ("attributes", "capacity")
+            ):
                 out.append((base.field, key.value, name))
     return tuple(dict.fromkeys(out))
 
 
-def build(expression: str, env: str, list_attrs: bool, consumable: bool, *,
-          activations: DeviceActivationCache | None = None) -> Selector | CelCompileError:
+def build(
+    expression: str,
+    env: str,
+    list_attrs: bool,
+    consumable: bool,
+    *,
+    activations: DeviceActivationCache | None = None,
+) -> Selector | CelCompileError:
     """Compile as Kubernetes' ``CompileCELExpression`` does; the error is returned, not raised."""
     with deep_recursion():
         return _build(expression, env, list_attrs, consumable, activations)
 
 
-def _build(expression: str, env: str, list_attrs: bool, consumable: bool,
-           activations: DeviceActivationCache | None) -> Selector | CelCompileError:
+def _build(
+    expression: str, env: str, list_attrs: bool, consumable: bool, activations: DeviceActivationCache | None
+) -> Selector | CelCompileError:
     spec = env_spec(env, list_attrs, consumable)
     try:
         compiled = compile_ast(expression, spec)
@@ -152,5 +196,13 @@ def _build(expression: str, env: str, list_attrs: bool, consumable: bool,
         return CelCompileError(f"program instantiation failed: {e}", "InternalError")
     except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
         return CelCompileError(f"unexpected compilation error: {type(e).__name__}: {e}", "InternalError")
-    return Selector(expression, env, program, est.min, est.max, _referenced(compiled.ast),
-                    deep=ast_depth(compiled.ast) > _SHALLOW_DEPTH, activations=activations)
+    return Selector(
+        expression,
+        env,
+        program,
+        est.min,
+        est.max,
+        _referenced(compiled.ast),
+        deep=ast_depth(compiled.ast) > _SHALLOW_DEPTH,
+        activations=activations,
+    )

@@ -28,8 +28,9 @@ class MatchCache:
         hit = self._results.get(key)
         if hit is None or hit[0] is not selector or hit[1] is not device:
             try:
-                value: bool | CelRuntimeError = selector.matches(device, cost_limit=cost_limit,
-                                                                 activations=self.activations)
+                value: bool | CelRuntimeError = selector.matches(
+                    device, cost_limit=cost_limit, activations=self.activations
+                )
             except CelRuntimeError as e:
                 value = e
             hit = (selector, device, value)

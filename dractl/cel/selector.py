@@ -16,19 +16,31 @@ from dractl.cel.program import DEFAULT_COST_LIMIT, Selector
 from dractl.model.features import Features
 
 EnvName = EnvKind
-__all__ = ["DEFAULT_COST_LIMIT", "EnvName", "Selector", "clear_caches", "compile_selector",
-           "validate_selector"]
+__all__ = [
+    "DEFAULT_COST_LIMIT",
+    "EnvName",
+    "Selector",
+    "clear_caches",
+    "compile_selector",
+    "validate_selector",
+]
 
 
-def compile_selector(expression: str, *, env: EnvName = "stored", features: Features | None = None,
-                     cache: CelCache | None = None) -> Selector:
+def compile_selector(
+    expression: str,
+    *,
+    env: EnvName = "stored",
+    features: Features | None = None,
+    cache: CelCache | None = None,
+) -> Selector:
     """Compile as Kubernetes' ``CompileCELExpression`` does (no length or cost rejection here;
     see :func:`validate_selector`).  Raises CelCompileError; results are cached in ``cache``."""
     return (cache if cache is not None else DEFAULT_CACHE).compile(expression, env, features)
 
 
-def validate_selector(expression: str, *, features: Features | None = None, env: EnvName = "new",
-                      cache: CelCache | None = None) -> str | None:
+def validate_selector(
+    expression: str, *, features: Features | None = None, env: EnvName = "new", cache: CelCache | None = None
+) -> str | None:
     """What API-server validation says about a selector in a new object: TooLong over 10 KiB,
     else the compile error, else "too complex, exceeds cost limit"; None when accepted."""
     return (cache if cache is not None else DEFAULT_CACHE).validate(expression, features, env)

@@ -24,10 +24,23 @@ from dractl.cel.values import (
 INT64_MIN, INT64_MAX, UINT64_MAX = -(2**63), 2**63 - 1, 2**64 - 1
 _INT_RE = re.compile(r"[+-]?[0-9]+")
 _UINT_RE = re.compile(r"\+?[0-9]+")
-_FLOAT_RE = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)",
-                       re.IGNORECASE)
-_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
-          "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
+_FLOAT_RE = re.compile(
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
+)
+_BOOLS = {
+    "1": True,
+    "t": True,
+    "T": True,
+    "TRUE": True,
+    "true": True,
+    "True": True,
+    "0": False,
+    "f": False,
+    "F": False,
+    "FALSE": False,
+    "false": False,
+    "False": False,
+}
 MIN_TS = -62135596800 * 10**9  # 0001-01-01T00:00:00Z
 MAX_TS = 253402300799 * 10**9 + 999_999_999  # 9999-12-31T23:59:59.999999999Z
 MAX_DUR = INT64_MAX
@@ -286,8 +299,16 @@ def type_of(v: Any) -> TypeVal:
 
 
 # -- durations and timestamps --------------------------------------------------------------------
-_DUR_UNITS = {"ns": 1, "us": 10**3, "µs": 10**3, "μs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9,
-              "h": 3600 * 10**9}
+_DUR_UNITS = {
+    "ns": 1,
+    "us": 10**3,
+    "µs": 10**3,
+    "μs": 10**3,
+    "ms": 10**6,
+    "s": 10**9,
+    "m": 60 * 10**9,
+    "h": 3600 * 10**9,
+}
 _DUR_RE = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)")
 
 
@@ -309,8 +330,10 @@ def parse_duration(s: str) -> Duration:
         m = _DUR_RE.match(s, pos)
         if not m or m.group(1) in ("", "."):
             raise EvalError(f'time: invalid duration "{orig}"')
-        total += int(Fraction(m.group(1) if not m.group(1).endswith(".") else m.group(1) + "0")
-                     * _DUR_UNITS[m.group(2)])
+        total += int(
+            Fraction(m.group(1) if not m.group(1).endswith(".") else m.group(1) + "0")
+            * _DUR_UNITS[m.group(2)]
+        )
         pos = m.end()
     if total > INT64_MAX + (sign < 0):
         raise EvalError(f'time: invalid duration "{orig}"')
@@ -392,8 +415,12 @@ def _tz_offset(tz: str) -> int:
 def time_part(fn: str, v: Any, tz: str | None = None) -> int:
     if type(v) is Duration:
         n = v.nanos
-        div_ = {"getHours": 3600 * 10**9, "getMinutes": 60 * 10**9, "getSeconds": 10**9,
-                "getMilliseconds": 10**6}[fn]
+        div_ = {
+            "getHours": 3600 * 10**9,
+            "getMinutes": 60 * 10**9,
+            "getSeconds": 10**9,
+            "getMilliseconds": 10**6,
+        }[fn]
         q = abs(n) // div_
         return q if n >= 0 else -q
     if type(v) is not Timestamp:

@@ -83,10 +83,26 @@ def is_optional(t: Type) -> bool:
     return t.kind == "opaque" and t.name == "optional_type"
 
 
-_NAMED = {"int": INT, "uint": UINT, "double": DOUBLE, "bool": BOOL, "string": STRING, "bytes": BYTES,
-          "null": NULL, "dyn": DYN, "any": ANY, "duration": DURATION, "timestamp": TIMESTAMP,
-          "Quantity": QUANTITY, "NamedFormat": NAMED_FORMAT, "Semver": SEMVER, "URL": URL, "IP": IP,
-          "CIDR": CIDR, "type": Type("type")}
+_NAMED = {
+    "int": INT,
+    "uint": UINT,
+    "double": DOUBLE,
+    "bool": BOOL,
+    "string": STRING,
+    "bytes": BYTES,
+    "null": NULL,
+    "dyn": DYN,
+    "any": ANY,
+    "duration": DURATION,
+    "timestamp": TIMESTAMP,
+    "Quantity": QUANTITY,
+    "NamedFormat": NAMED_FORMAT,
+    "Semver": SEMVER,
+    "URL": URL,
+    "IP": IP,
+    "CIDR": CIDR,
+    "type": Type("type"),
+}
 
 
 def parse_sig(text: str) -> Type:

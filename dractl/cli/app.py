@@ -80,6 +80,7 @@ def _exit(code: int, argv: Sequence[str] | None) -> int:
 
 def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
     import typer
+
     try:
         from typer._click import exceptions as click  # typer 0.29 vendors Click
     except ImportError:  # pragma: no cover - a Typer that depends on Click again
@@ -132,8 +133,9 @@ def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
     except Exception as e:
         if debug:
             _traceback()
-        sys.stderr.write(f"dractl: internal error: {type(e).__name__}: {_safe(str(e))} "
-                         "(rerun with --debug)\n")
+        sys.stderr.write(
+            f"dractl: internal error: {type(e).__name__}: {_safe(str(e))} (rerun with --debug)\n"
+        )
         return EXIT_INTERNAL
 
 

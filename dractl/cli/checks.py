@@ -104,8 +104,9 @@ class ValidationFlags:
         """From the parsed command line (lists become tuples, None lists empty ones)."""
         known = {f.name for f in fields(cls)}
         lists = ("paths", "old", "runtime_config", "skip", "only", "classes_from")
-        given: dict[str, Any] = {k: (tuple(v or ()) if k in lists else v)
-                                 for k, v in values.items() if k in known}
+        given: dict[str, Any] = {
+            k: (tuple(v or ()) if k in lists else v) for k, v in values.items() if k in known
+        }
         return cls(**given)
 
     def ci(self) -> CiFlags:
@@ -146,8 +147,11 @@ def check_command(spec: CheckCommand) -> Callable[..., None]:
         run(ctx, spec, ValidationFlags.of(values))
 
     params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
-    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=alias, default=default)
-               for name, (alias, default) in FLAG_OPTIONS.items() if name in spec.flags]
+    params += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=alias, default=default)
+        for name, (alias, default) in FLAG_OPTIONS.items()
+        if name in spec.flags
+    ]
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__doc__ = spec.doc
     command.__name__ = spec.name.replace(" ", "_")
@@ -185,18 +189,35 @@ def run(ctx: typer.Context, spec: CheckCommand, flags: ValidationFlags) -> None:
     loaded = load_paths(list(flags.paths), max_input_size=limit)
     raw_header = context.snapshot_header if context else loaded.snapshot_header
     ci = ci_setup(flags.ci(), raw_header, limit, spec.name)  # config file, --skip/--only, served versions
-    release = env.release(flags.kube_version or ci.config.kube_version,
-                          flags.feature_gates or ci.config.feature_gates, SnapshotHeader.from_raw(raw_header))
+    release = env.release(
+        flags.kube_version or ci.config.kube_version,
+        flags.feature_gates or ci.config.feature_gates,
+        SnapshotHeader.from_raw(raw_header),
+    )
     errors = [*loaded.errors, *(context.errors if context else ()), *ci.class_errors]
     if flags.old:  # an unreadable --old file is an input error, not a silent "create"
         errors += load_paths(list(flags.old), max_input_size=limit).errors
-    opts = ValidateOptions(kube_version=release.kube_version, features=release.features, strict=flags.strict,
-                           lenient=flags.lenient, status=flags.status, old_files=flags.old,
-                           runtime=ci.runtime, kube_patch=release.patch)
+    opts = ValidateOptions(
+        kube_version=release.kube_version,
+        features=release.features,
+        strict=flags.strict,
+        lenient=flags.lenient,
+        status=flags.status,
+        old_files=flags.old,
+        runtime=ci.runtime,
+        kube_patch=release.patch,
+    )
     context_docs = [*(context.docs if context else ()), *ci.classes]
-    report = check(loaded.docs, opts, context_docs=context_docs, input_errors=errors, files=loaded.files,
-                   kinds=spec.kinds, cross=spec.cross_checks(flags) or bool(ci.classes),
-                   warn=lambda message: env.warn(f"{spec.name}: {message}"))
+    report = check(
+        loaded.docs,
+        opts,
+        context_docs=context_docs,
+        input_errors=errors,
+        files=loaded.files,
+        kinds=spec.kinds,
+        cross=spec.cross_checks(flags) or bool(ci.classes),
+        warn=lambda message: env.warn(f"{spec.name}: {message}"),
+    )
     report = ci_finish(report, loaded.docs, ci)  # suppressions: counted, never dropped
     env.render(report, flags.output, no_headers=flags.no_headers)
     raise typer.Exit(report.exit_code)
@@ -209,6 +230,7 @@ def explain_rule(env: CliEnv, rule: str, command: str) -> None:
     text = explain(rule)
     if text is None:
         hint = suggest(rule)
-        raise UsageError(f"unknown rule {rule!r}" + (f"; did you mean {', '.join(hint)}?" if hint else ""),
-                         command)
+        raise UsageError(
+            f"unknown rule {rule!r}" + (f"; did you mean {', '.join(hint)}?" if hint else ""), command
+        )
     env.write(text)

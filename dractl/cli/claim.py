@@ -26,8 +26,13 @@ DOC = """Validate ResourceClaims and templates like the API server (with --snaps
     Objects of other kinds are ignored.  Exit status as dractl validate.
     """
 
-SPEC = CheckCommand("claim validate", DOC, EXAMPLES,
-                    kinds=frozenset({"ResourceClaim", "ResourceClaimTemplate"}), cross="snapshot")
+SPEC = CheckCommand(
+    "claim validate",
+    DOC,
+    EXAMPLES,
+    kinds=frozenset({"ResourceClaim", "ResourceClaimTemplate"}),
+    cross="snapshot",
+)
 
 
 def register(root: typer.Typer) -> None:

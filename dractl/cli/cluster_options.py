@@ -21,34 +21,81 @@ if TYPE_CHECKING:
 
 Progress = Callable[[str, int, "int | None"], None]
 
-KubeconfigOpt = Annotated[str | None, typer.Option(
-    "--kubeconfig", metavar="FILE", show_default=False,
-    help="Path to the kubeconfig file [default: $KUBECONFIG, else ~/.kube/config, else in-cluster].")]
-ContextOpt = Annotated[str | None, typer.Option(
-    "--context", metavar="NAME", show_default=False, help="The kubeconfig context to use.")]
-NamespaceOpt = Annotated[str | None, typer.Option(
-    "-n", "--namespace", metavar="NAME", show_default=False,
-    help="Namespace [default: the context's, else default].")]
-AllNamespacesOpt = Annotated[bool, typer.Option(
-    "-A", "--all-namespaces", help="Read every namespace.")]
-RequestTimeoutOpt = Annotated[str | None, typer.Option(
-    "--request-timeout", metavar="DURATION", show_default=False,
-    help="Give up on a request (retries included) after this long, e.g. 30s, 1m [default: no limit].")]
-ChunkSizeOpt = Annotated[int, typer.Option(
-    "--chunk-size", metavar="N", help="Read lists in pages of N objects (0: one request).")]
-PartialOpt = Annotated[bool, typer.Option(
-    "--partial",
-    help="When some objects cannot be read, show the rest under a warning naming what is missing.")]
-NodeOpt = Annotated[str | None, typer.Option(
-    "--node", metavar="NAME", show_default=False, help="Only this node.")]
-LabelSelectorOpt = Annotated[str | None, typer.Option(
-    "-l", "--selector", metavar="SELECTOR", show_default=False,
-    help="Label selector on nodes, e.g. -l 'gpu=true,zone in (a,b)'.")]
-SnapshotOpt = Annotated[str | None, typer.Option(
-    "--snapshot", metavar="FILE", show_default=False, help="Read a dractl snapshot instead of the cluster.")]
-FilesOpt = Annotated[list[str] | None, typer.Option(
-    "-f", "--filename", metavar="PATH", show_default=False,
-    help="Read these files or directories instead of the cluster (repeatable).")]
+KubeconfigOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--kubeconfig",
+        metavar="FILE",
+        show_default=False,
+        help="Path to the kubeconfig file [default: $KUBECONFIG, else ~/.kube/config, else in-cluster].",
+    ),
+]
+ContextOpt = Annotated[
+    str | None,
+    typer.Option("--context", metavar="NAME", show_default=False, help="The kubeconfig context to use."),
+]
+NamespaceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "-n",
+        "--namespace",
+        metavar="NAME",
+        show_default=False,
+        help="Namespace [default: the context's, else default].",
+    ),
+]
+AllNamespacesOpt = Annotated[bool, typer.Option("-A", "--all-namespaces", help="Read every namespace.")]
+RequestTimeoutOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--request-timeout",
+        metavar="DURATION",
+        show_default=False,
+        help="Give up on a request (retries included) after this long, e.g. 30s, 1m [default: no limit].",
+    ),
+]
+ChunkSizeOpt = Annotated[
+    int, typer.Option("--chunk-size", metavar="N", help="Read lists in pages of N objects (0: one request).")
+]
+PartialOpt = Annotated[
+    bool,
+    typer.Option(
+        "--partial",
+        help="When some objects cannot be read, show the rest under a warning naming what is missing.",
+    ),
+]
+NodeOpt = Annotated[
+    str | None, typer.Option("--node", metavar="NAME", show_default=False, help="Only this node.")
+]
+LabelSelectorOpt = Annotated[
+    str | None,
+    typer.Option(
+        "-l",
+        "--selector",
+        metavar="SELECTOR",
+        show_default=False,
+        help="Label selector on nodes, e.g. -l 'gpu=true,zone in (a,b)'.",
+    ),
+]
+SnapshotOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--snapshot",
+        metavar="FILE",
+        show_default=False,
+        help="Read a dractl snapshot instead of the cluster.",
+    ),
+]
+FilesOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "-f",
+        "--filename",
+        metavar="PATH",
+        show_default=False,
+        help="Read these files or directories instead of the cluster (repeatable).",
+    ),
+]
 
 
 @contextlib.contextmanager
@@ -61,28 +108,50 @@ def progress_reporter(env: CliEnv, *, enabled: bool = True) -> Iterator[Progress
         yield None
         return
     with console.status("reading the cluster…") as status:
+
         def update(what: str, done: int, total: int | None) -> None:
             status.update(f"reading {what}: {done}" + (f" of {total}" if total else ""))
 
         yield update
 
 
-def cluster_options(*, kubeconfig: str | None = None, context: str | None = None,
-                    namespace: str | None = None, all_namespaces: bool = False,
-                    request_timeout: str | None = None,
-                    chunk_size: int = DEFAULT_CHUNK_SIZE, partial: bool = False, node: str | None = None,
-                    label_selector: str | None = None, command: str | None = None) -> ClusterOptions:
+def cluster_options(
+    *,
+    kubeconfig: str | None = None,
+    context: str | None = None,
+    namespace: str | None = None,
+    all_namespaces: bool = False,
+    request_timeout: str | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    partial: bool = False,
+    node: str | None = None,
+    label_selector: str | None = None,
+    command: str | None = None,
+) -> ClusterOptions:
     """The flags as one validated :class:`ClusterOptions` (UsageError for bad values)."""
-    return ClusterOptions(kubeconfig=kubeconfig, context=context, namespace=namespace,
-                          all_namespaces=all_namespaces,
-                          request_timeout=parse_timeout(request_timeout, command), chunk_size=chunk_size,
-                          partial=partial, node=node, label_selector=label_selector).validated(command)
+    return ClusterOptions(
+        kubeconfig=kubeconfig,
+        context=context,
+        namespace=namespace,
+        all_namespaces=all_namespaces,
+        request_timeout=parse_timeout(request_timeout, command),
+        chunk_size=chunk_size,
+        partial=partial,
+        node=node,
+        label_selector=label_selector,
+    ).validated(command)
 
 
-def world_source(*, snapshot: str | None, files: Sequence[str], cluster: ClusterOptions,
-                 kinds: Sequence[str] | None = None, warn: Callable[[str], None] | None = None,
-                 progress: Progress | None = None,
-                 pods: Sequence[tuple[str, str]] = ()) -> WorldSource:
+def world_source(
+    *,
+    snapshot: str | None,
+    files: Sequence[str],
+    cluster: ClusterOptions,
+    kinds: Sequence[str] | None = None,
+    warn: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
+    pods: Sequence[tuple[str, str]] = (),
+) -> WorldSource:
     """``--snapshot`` → SnapshotSource, ``-f`` → FileSource, neither → the live cluster
     (a ClusterSource over ``kinds``, default all)."""
     from dractl.io.sources import FileSource, SnapshotSource

@@ -44,8 +44,9 @@ def install(command: Any) -> None:
     def give(param: Any) -> Any:
         if isinstance(param, _TyperParameter) and getattr(param, "_runtime_param", _MISSING) is None:
             desc = param.type_descriptor
-            param._runtime_param = fast(parameter_info=desc.parameter_info, annotation=desc.annotation,
-                                        descriptor=desc)
+            param._runtime_param = fast(
+                parameter_info=desc.parameter_info, annotation=desc.annotation, descriptor=desc
+            )
         return param
 
     stack = [command]
@@ -97,8 +98,12 @@ def _quick(annotation: Any, info: Any, value: Any, ctx: Any, choice: Any) -> Any
     if annotation is bool:
         return value if type(value) is bool else _MISSING
     if annotation is int:
-        if type(value) is int and (info.min is None or value >= info.min) \
-                and (info.max is None or value <= info.max) and not info.clamp:
+        if (
+            type(value) is int
+            and (info.min is None or value >= info.min)
+            and (info.max is None or value <= info.max)
+            and not info.clamp
+        ):
             return value
         return _MISSING
     if isinstance(annotation, type) and issubclass(annotation, Enum):
@@ -106,7 +111,11 @@ def _quick(annotation: Any, info: Any, value: Any, ctx: Any, choice: Any) -> Any
             return choice(value, choices=tuple(annotation), case_sensitive=info.case_sensitive, ctx=ctx)
         except ValueError:
             return _MISSING
-    if get_origin(annotation) is list and get_args(annotation) == (str,) \
-            and isinstance(value, list | tuple) and all(type(v) is str for v in value):
+    if (
+        get_origin(annotation) is list
+        and get_args(annotation) == (str,)
+        and isinstance(value, list | tuple)
+        and all(type(v) is str for v in value)
+    ):
         return list(value)
     return _MISSING

@@ -72,14 +72,18 @@ class CliEnv:
         its output (the exit code says it failed; exceptions are for failures that stop it)."""
         self.err.print(f"dractl: error: {message}", soft_wrap=True)
 
-    def release(self, kube_version: str | None, feature_gates: str | None,
-                header: SnapshotHeader | None = None) -> Release:
+    def release(
+        self, kube_version: str | None, feature_gates: str | None, header: SnapshotHeader | None = None
+    ) -> Release:
         """The Kubernetes release and feature gates from ``--kube-version``, ``--feature-gates`` and
         a snapshot header (:func:`dractl.io.release.resolve_release`; warnings go to stderr)."""
         from dractl.io.release import KubeVersion, resolve_release
 
-        flag = KubeVersion(kube_version, self.kube_patch) if kube_version and self.kube_patch is not None \
+        flag = (
+            KubeVersion(kube_version, self.kube_patch)
+            if kube_version and self.kube_patch is not None
             else kube_version
+        )
         return resolve_release(flag, feature_gates, header, command=self.command or None, warn=self.warn)
 
     def render(self, report: Any, output: Any, *, no_headers: bool = False) -> None:

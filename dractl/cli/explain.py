@@ -68,8 +68,11 @@ def explain_allocation(
         None, "--claim", metavar="[NS/]NAME", help="A claim of the cluster (repeatable)."
     ),
     pods: list[str] | None = typer.Option(
-        None, "--pod", metavar="[NS/]NAME",
-        help="All claims of this pod (or one replica of a workload in the -f files)."),
+        None,
+        "--pod",
+        metavar="[NS/]NAME",
+        help="All claims of this pod (or one replica of a workload in the -f files).",
+    ),
     namespace: str = typer.Option("default", "-n", "--namespace", help="Namespace for names without one."),
     files: list[str] | None = typer.Option(
         None, "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
@@ -86,7 +89,9 @@ def explain_allocation(
     best_fit: bool = typer.Option(False, "--best-fit", help="Rank feasible allocations by fragmentation."),
     best_fit_limit: int = typer.Option(1000, "--best-fit-limit", min=1, help="Best-fit search steps."),
     allocator: str = typer.Option(
-        "auto", "--allocator", metavar="auto|stable|incubating|experimental",
+        "auto",
+        "--allocator",
+        metavar="auto|stable|incubating|experimental",
         help="Allocator implementation (default: the one Kubernetes picks for the features).",
     ),
     output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
@@ -109,14 +114,30 @@ def explain_allocation(
 
     env = CliEnv.of(ctx)
     if pods and len(pods) > 1:
-        raise UsageError(f"--pod given {len(pods)} times: explain one pod at a time (each run is one "
-                         "scheduling attempt)", "explain-allocation")
+        raise UsageError(
+            f"--pod given {len(pods)} times: explain one pod at a time (each run is one scheduling attempt)",
+            "explain-allocation",
+        )
     pod = pods[0] if pods else None
-    live = None if files or snapshot else _live_cluster(
-        env, cluster_options(kubeconfig=kubeconfig, context=context, request_timeout=request_timeout,
-                             chunk_size=chunk_size, partial=partial, all_namespaces=True,
-                             namespace=_target_namespace(claim or [], pod, namespace),
-                             command="explain-allocation"), pod, namespace)
+    live = (
+        None
+        if files or snapshot
+        else _live_cluster(
+            env,
+            cluster_options(
+                kubeconfig=kubeconfig,
+                context=context,
+                request_timeout=request_timeout,
+                chunk_size=chunk_size,
+                partial=partial,
+                all_namespaces=True,
+                namespace=_target_namespace(claim or [], pod, namespace),
+                command="explain-allocation",
+            ),
+            pod,
+            namespace,
+        )
+    )
     world = inp.load_world(inp.world_sources(files or [], snapshot, cluster=live), namespace)
     world = inp.with_workload_pod(world, files or [], pod, namespace)
     release = env.release(kube_version, feature_gates, inp.header_of(world))
@@ -150,8 +171,9 @@ def _live_cluster(env: CliEnv, opts: ClusterOptions, pod: str | None, namespace:
     from dractl.cli.cluster_options import world_source
 
     pods = [tuple(pod.split("/", 1)) if "/" in pod else (namespace, pod)] if pod else []
-    return world_source(snapshot=None, files=(), cluster=opts, warn=env.warn,
-                        pods=[(p[0], p[1]) for p in pods])
+    return world_source(
+        snapshot=None, files=(), cluster=opts, warn=env.warn, pods=[(p[0], p[1]) for p in pods]
+    )
 
 
 def _check_allocator(allocator: str, features: Features) -> None:

@@ -31,7 +31,10 @@ OutOpt = Annotated[
 KubeOpt = Annotated[  # parsed like every --kube-version (1.35, v1.35, 1.35.2); the command gets the minor
     str,
     typer.Option(
-        "--kube-version", metavar="1.34|…|1.37", callback=kube_version_callback, is_eager=True,
+        "--kube-version",
+        metavar="1.34|…|1.37",
+        callback=kube_version_callback,
+        is_eager=True,
         help="Kubernetes release the manifest must be valid for.",
     ),
 ]

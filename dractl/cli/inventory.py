@@ -52,9 +52,14 @@ NamespaceOpt = Annotated[
     typer.Option("-n", "--namespace", metavar="NS", help="Namespace of the claims [default: default]."),
 ]
 AllNamespacesOpt = Annotated[bool, typer.Option("-A", "--all-namespaces", help="Claims of every namespace.")]
-ClusterWideOpt = Annotated[bool, typer.Option(
-    "-A", "--all-namespaces",
-    help="Accepted as in kubectl: this view always reads the claims of every namespace.")]
+ClusterWideOpt = Annotated[
+    bool,
+    typer.Option(
+        "-A",
+        "--all-namespaces",
+        help="Accepted as in kubectl: this view always reads the claims of every namespace.",
+    ),
+]
 NoHeadersOpt = Annotated[bool, typer.Option("--no-headers", help="Tables: leave out the column headers.")]
 WatchOpt = Annotated[
     bool, typer.Option("-w", "--watch", help="Re-render whenever the inputs change (Ctrl-C ends).")

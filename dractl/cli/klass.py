@@ -21,8 +21,14 @@ DOC = """Validate DeviceClasses like the API server (CEL selectors, config, exte
     Objects of other kinds are ignored.  Exit status as dractl validate.
     """
 
-SPEC = CheckCommand("class validate", DOC, EXAMPLES, kinds=frozenset({"DeviceClass"}),
-                    flags=ALL_FLAGS - {"status"}, cross="snapshot")
+SPEC = CheckCommand(
+    "class validate",
+    DOC,
+    EXAMPLES,
+    kinds=frozenset({"DeviceClass"}),
+    flags=ALL_FLAGS - {"status"},
+    cross="snapshot",
+)
 
 
 def register(root: typer.Typer) -> None:

@@ -49,49 +49,113 @@ def kube_version_callback(ctx: Context, param: Parameter, value: str | None) -> 
 
 
 OutputOpt = Annotated[Format, typer.Option("-o", "--output", help="Output format.", case_sensitive=False)]
-KubeVersionOpt = Annotated[str | None, typer.Option(
-    "--kube-version", metavar="1.34|…|1.37", callback=kube_version_callback, is_eager=True,
-    show_default=False,
-    help="Kubernetes release whose API and rules apply (1.35, v1.35 or 1.35.2) "
-         "[default: a snapshot's server version, else 1.37].")]
-FeatureGatesOpt = Annotated[str | None, typer.Option(
-    "--feature-gates", metavar="NAME=BOOL,...",
-    help="DRA feature gates to override (Kubernetes gate names), e.g. DRAListTypeAttributes=true.")]
+KubeVersionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--kube-version",
+        metavar="1.34|…|1.37",
+        callback=kube_version_callback,
+        is_eager=True,
+        show_default=False,
+        help="Kubernetes release whose API and rules apply (1.35, v1.35 or 1.35.2) "
+        "[default: a snapshot's server version, else 1.37].",
+    ),
+]
+FeatureGatesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--feature-gates",
+        metavar="NAME=BOOL,...",
+        help="DRA feature gates to override (Kubernetes gate names), e.g. DRAListTypeAttributes=true.",
+    ),
+]
 StrictOpt = Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")]
-LenientOpt = Annotated[bool, typer.Option(
-    "--lenient", help="Report unknown and duplicate fields as warnings (the server's fieldValidation=Warn).")]
-StatusOpt = Annotated[bool, typer.Option(
-    "--status", help="Also check status (as a status update would be; on create the server discards it).")]
-MaxInputSizeOpt = Annotated[str, typer.Option(
-    "--max-input-size", metavar="SIZE", help="Refuse inputs larger than this (bytes, or e.g. 64Mi, 1G).")]
-PathsArg = Annotated[list[str] | None, typer.Argument(
-    metavar="PATH", help="Files or directories of YAML/JSON manifests; '-' reads stdin.", show_default=False)]
-SnapshotOpt = Annotated[str | None, typer.Option(
-    "--snapshot", metavar="FILE", help="Cluster context for the cross-object checks (a dractl snapshot).")]
-OldOpt = Annotated[list[str] | None, typer.Option(
-    "--old", metavar="FILE", help="Previous versions of the objects: apply the update rules (UPD-…).")]
-ExplainOpt = Annotated[str | None, typer.Option(
-    "--explain", metavar="RULE", help="Describe a rule id and exit.")]
-NoHeadersOpt = Annotated[bool, typer.Option(
-    "--no-headers", help="Tables: leave out the column headers (kubectl's --no-headers).")]
+LenientOpt = Annotated[
+    bool,
+    typer.Option(
+        "--lenient",
+        help="Report unknown and duplicate fields as warnings (the server's fieldValidation=Warn).",
+    ),
+]
+StatusOpt = Annotated[
+    bool,
+    typer.Option(
+        "--status", help="Also check status (as a status update would be; on create the server discards it)."
+    ),
+]
+MaxInputSizeOpt = Annotated[
+    str,
+    typer.Option(
+        "--max-input-size", metavar="SIZE", help="Refuse inputs larger than this (bytes, or e.g. 64Mi, 1G)."
+    ),
+]
+PathsArg = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="PATH",
+        help="Files or directories of YAML/JSON manifests; '-' reads stdin.",
+        show_default=False,
+    ),
+]
+SnapshotOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--snapshot", metavar="FILE", help="Cluster context for the cross-object checks (a dractl snapshot)."
+    ),
+]
+OldOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--old", metavar="FILE", help="Previous versions of the objects: apply the update rules (UPD-…)."
+    ),
+]
+ExplainOpt = Annotated[
+    str | None, typer.Option("--explain", metavar="RULE", help="Describe a rule id and exit.")
+]
+NoHeadersOpt = Annotated[
+    bool, typer.Option("--no-headers", help="Tables: leave out the column headers (kubectl's --no-headers).")
+]
 
 
-RuntimeConfigOpt = Annotated[list[str] | None, typer.Option(
-    "--runtime-config", metavar="KEY=BOOL,...",
-    help="API versions the cluster serves, in kube-apiserver's --runtime-config syntax "
-         "(e.g. resource.k8s.io/v1beta2=true, api/beta=true) [default: a snapshot's served versions, else "
-         "kube-apiserver's defaults: resource.k8s.io/v1 only].")]
-SkipOpt = Annotated[list[str] | None, typer.Option(
-    "--skip", metavar="RULE[,RULE]", help="Do not report these rules (wildcards allowed, e.g. 'LINT-*'); "
-    "suppressed findings are still counted.")]
-OnlyOpt = Annotated[list[str] | None, typer.Option(
-    "--only", metavar="RULE[,RULE]", help="Report only these rules (wildcards allowed).")]
-ConfigOpt = Annotated[str | None, typer.Option(
-    "--config", metavar="FILE",
-    help="Config file [default: .dractl.yaml in the working directory or a parent].")]
-ClassesFromOpt = Annotated[list[str] | None, typer.Option(
-    "--classes-from", metavar="FILE|DIR|SNAPSHOT",
-    help="DeviceClasses installed elsewhere (a chart, the cluster): context for ADV-CLASS-EXISTS.")]
+RuntimeConfigOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--runtime-config",
+        metavar="KEY=BOOL,...",
+        help="API versions the cluster serves, in kube-apiserver's --runtime-config syntax "
+        "(e.g. resource.k8s.io/v1beta2=true, api/beta=true) [default: a snapshot's served versions, else "
+        "kube-apiserver's defaults: resource.k8s.io/v1 only].",
+    ),
+]
+SkipOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--skip",
+        metavar="RULE[,RULE]",
+        help="Do not report these rules (wildcards allowed, e.g. 'LINT-*'); "
+        "suppressed findings are still counted.",
+    ),
+]
+OnlyOpt = Annotated[
+    list[str] | None,
+    typer.Option("--only", metavar="RULE[,RULE]", help="Report only these rules (wildcards allowed)."),
+]
+ConfigOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--config",
+        metavar="FILE",
+        help="Config file [default: .dractl.yaml in the working directory or a parent].",
+    ),
+]
+ClassesFromOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--classes-from",
+        metavar="FILE|DIR|SNAPSHOT",
+        help="DeviceClasses installed elsewhere (a chart, the cluster): context for ADV-CLASS-EXISTS.",
+    ),
+]
 
 
 @dataclass(frozen=True)
@@ -106,10 +170,21 @@ class CiFlags:
     classes_from: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, runtime_config: list[str] | None, skip: list[str] | None, only: list[str] | None,
-           config: str | None, classes_from: list[str] | None = None) -> CiFlags:
-        return cls(tuple(runtime_config or ()), tuple(skip or ()), tuple(only or ()), config,
-                   tuple(classes_from or ()))
+    def of(
+        cls,
+        runtime_config: list[str] | None,
+        skip: list[str] | None,
+        only: list[str] | None,
+        config: str | None,
+        classes_from: list[str] | None = None,
+    ) -> CiFlags:
+        return cls(
+            tuple(runtime_config or ()),
+            tuple(skip or ()),
+            tuple(only or ()),
+            config,
+            tuple(classes_from or ()),
+        )
 
 
 @dataclass(frozen=True)
@@ -158,8 +233,11 @@ def ci_finish(report: Any, docs: Any, run: CiRun) -> Any:
 
     report = apply(report, docs, run.policy, [*all_rules(), *SUPPRESS_RULES])
     used = {f.rule for f in report.findings} | {f.rule for f, _ in report.suppressed}
-    missing = {r: (explain(r) or "").split("What: ", 1)[-1].split("\n", 1)[0].strip() for r in used
-               if not report.rules.get(r)}
+    missing = {
+        r: (explain(r) or "").split("What: ", 1)[-1].split("\n", 1)[0].strip()
+        for r in used
+        if not report.rules.get(r)
+    }
     missing.update({r: SUPPRESS_RULES[r] for r in missing if r in SUPPRESS_RULES})
     missing = {r: d for r, d in missing.items() if d and d != r}
     return replace(report, rules={**report.rules, **missing}) if missing else report
@@ -181,22 +259,43 @@ def output_option(report_type: str, default: Format = Format.TABLE) -> tuple[typ
             return None
         chosen = value.strip().lower()
         if chosen not in names:
-            raise UsageError(f"--output {value} is not supported by {command_name(ctx)}; one of: "
-                             f"{', '.join(names)}", command_name(ctx))
+            raise UsageError(
+                f"--output {value} is not supported by {command_name(ctx)}; one of: {', '.join(names)}",
+                command_name(ctx),
+            )
         return chosen
 
     def complete(incomplete: str) -> list[str]:
         return [n for n in names if n.startswith(incomplete.lower())]
 
-    alias = Annotated[str, typer.Option(
-        "-o", "--output", metavar="FORMAT", callback=check, autocompletion=complete,
-        help=f"Output format: {', '.join(names)}.")]
+    alias = Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            callback=check,
+            autocompletion=complete,
+            help=f"Output format: {', '.join(names)}.",
+        ),
+    ]
     return enum, alias, default.value
 
 
 _SIZE = re.compile(r"^\s*(\d+)\s*([kKMGT]i?|[kKMGT]i?B|B)?\s*$")
-_UNITS = {"": 1, "B": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12,
-          "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
+_UNITS = {
+    "": 1,
+    "B": 1,
+    "k": 10**3,
+    "K": 10**3,
+    "M": 10**6,
+    "G": 10**9,
+    "T": 10**12,
+    "Ki": 2**10,
+    "Mi": 2**20,
+    "Gi": 2**30,
+    "Ti": 2**40,
+}
 
 
 def parse_size(text: str, command: str | None = None) -> int:
@@ -213,6 +312,7 @@ def parse_size(text: str, command: str | None = None) -> int:
 
 
 # What-if flags shared by explain-allocation and capacity (dractl.explain.whatif.WhatIf).
-IgnoreAllocationsOpt = Annotated[bool, typer.Option(
-    "--ignore-allocations", help="As if no claim held a device.")]
+IgnoreAllocationsOpt = Annotated[
+    bool, typer.Option("--ignore-allocations", help="As if no claim held a device.")
+]
 IgnoreTaintsOpt = Annotated[bool, typer.Option("--ignore-taints", help="As if no device were tainted.")]

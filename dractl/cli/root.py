@@ -51,10 +51,12 @@ HELP = """dractl: a toolkit for Kubernetes Dynamic Resource Allocation (DRA).
 Discover devices, validate DRA manifests like the API server, try CEL selectors,
 and explain why a claim is (or is not) allocated."""
 
-def _root(ctx: typer.Context,
-          debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
-          version: bool = typer.Option(False, "--version", help="Print the version and exit."),
-          ) -> None:
+
+def _root(
+    ctx: typer.Context,
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
+    version: bool = typer.Option(False, "--version", help="Print the version and exit."),
+) -> None:
     if version:  # normally answered in main() before the tree is built
         print(f"dractl {__version__}")
         raise typer.Exit(0)
@@ -80,16 +82,34 @@ def register_groups(app: typer.Typer) -> None:
         validate,
     )
 
-    for module in (capacity, claim, completion, discover, explain, generate, inventory, klass, lint, selector,
-                   slice, snapshot, validate):
+    for module in (
+        capacity,
+        claim,
+        completion,
+        discover,
+        explain,
+        generate,
+        inventory,
+        klass,
+        lint,
+        selector,
+        slice,
+        snapshot,
+        validate,
+    ):
         module.register(app)
 
 
 def build_app() -> typer.Typer:
     """The full command tree."""
-    app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False,
-                      pretty_exceptions_enable=False, rich_markup_mode=None,
-                      context_settings={"help_option_names": ["-h", "--help"]})
+    app = typer.Typer(
+        help=HELP,
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
     app.callback()(_root)
     register_groups(app)
     __import__("dractl.cli.metavars", fromlist=["install"]).install()  # no Python type names in --help

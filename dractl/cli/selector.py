@@ -23,8 +23,9 @@ from dractl.errors import EXIT_INPUT, UsageError
 
 _, CheckOutputOpt, CHECK_OUTPUT = output_option("selector-check")
 _, EvalOutputOpt, EVAL_OUTPUT = output_option("selector-eval")
-ExprsArg = Annotated[list[str], typer.Argument(metavar="EXPR", help="CEL selector expressions.",
-                                               show_default=False)]
+ExprsArg = Annotated[
+    list[str], typer.Argument(metavar="EXPR", help="CEL selector expressions.", show_default=False)
+]
 
 CHECK_EXAMPLES = """\b
 Examples:
@@ -47,9 +48,13 @@ Examples:
 """
 
 
-def check(ctx: typer.Context, expressions: ExprsArg, kube_version: KubeVersionOpt = None,
-          feature_gates: FeatureGatesOpt = None,
-          output: CheckOutputOpt = CHECK_OUTPUT) -> None:  # type: ignore[valid-type]
+def check(
+    ctx: typer.Context,
+    expressions: ExprsArg,
+    kube_version: KubeVersionOpt = None,
+    feature_gates: FeatureGatesOpt = None,
+    output: CheckOutputOpt = CHECK_OUTPUT,  # type: ignore[valid-type]
+) -> None:
     """Check selectors as the API server does for a new object: length, compile and type
     errors, estimated cost (limit 1,000,000).
 
@@ -66,13 +71,24 @@ def check(ctx: typer.Context, expressions: ExprsArg, kube_version: KubeVersionOp
     raise typer.Exit(report.exit_code)
 
 
-def evaluate(ctx: typer.Context, expressions: ExprsArg,
-             files: Annotated[list[str], typer.Option(
-                 "-f", "--filename", metavar="PATH",
-                 help="ResourceSlice files or directories ('-' for stdin); repeatable.")] = [],  # noqa: B006
-             kube_version: KubeVersionOpt = None, feature_gates: FeatureGatesOpt = None,
-             max_input_size: MaxInputSizeOpt = DEFAULT_MAX_INPUT_SIZE, no_headers: NoHeadersOpt = False,
-             output: EvalOutputOpt = EVAL_OUTPUT) -> None:  # type: ignore[valid-type]
+def evaluate(
+    ctx: typer.Context,
+    expressions: ExprsArg,
+    files: Annotated[
+        list[str],
+        typer.Option(
+            "-f",
+            "--filename",
+            metavar="PATH",
+            help="ResourceSlice files or directories ('-' for stdin); repeatable.",
+        ),
+    ] = [],  # noqa: B006
+    kube_version: KubeVersionOpt = None,
+    feature_gates: FeatureGatesOpt = None,
+    max_input_size: MaxInputSizeOpt = DEFAULT_MAX_INPUT_SIZE,
+    no_headers: NoHeadersOpt = False,
+    output: EvalOutputOpt = EVAL_OUTPUT,  # type: ignore[valid-type]
+) -> None:
     """Evaluate selectors on the devices of ResourceSlices, as the scheduler's allocator does:
     which devices match, which fail with a runtime error and why, and which attribute or
     capacity names a selector uses that no input device publishes.
@@ -86,8 +102,9 @@ def evaluate(ctx: typer.Context, expressions: ExprsArg,
 
     env = CliEnv.of(ctx)
     if not files:
-        raise UsageError("missing -f PATH (ResourceSlice files or directories, '-' for stdin)",
-                         "selector eval")
+        raise UsageError(
+            "missing -f PATH (ResourceSlice files or directories, '-' for stdin)", "selector eval"
+        )
     release = env.release(kube_version, feature_gates)
     loaded = load_paths(files, max_input_size=parse_size(max_input_size, "selector eval"))
     devices, nodes, bad = slice_devices(loaded.docs)
@@ -104,8 +121,11 @@ def evaluate(ctx: typer.Context, expressions: ExprsArg,
 
 
 def register(app: typer.Typer) -> None:
-    group = typer.Typer(help="Try DRA CEL selectors: check them like the API server, evaluate them on "
-                             "ResourceSlices like the scheduler.", no_args_is_help=True)
+    group = typer.Typer(
+        help="Try DRA CEL selectors: check them like the API server, evaluate them on "
+        "ResourceSlices like the scheduler.",
+        no_args_is_help=True,
+    )
     group.command("check", epilog=CHECK_EXAMPLES)(check)
     group.command("eval", epilog=EVAL_EXAMPLES)(evaluate)
     app.add_typer(group, name="selector")

@@ -25,8 +25,14 @@ DOC = """Validate ResourceSlices like the API server, then pools across them (ge
     Objects of other kinds are ignored.  Exit status as dractl validate.
     """
 
-SPEC = CheckCommand("slice validate", DOC, EXAMPLES, kinds=frozenset({"ResourceSlice"}),
-                    flags=ALL_FLAGS - {"status"}, cross="always")
+SPEC = CheckCommand(
+    "slice validate",
+    DOC,
+    EXAMPLES,
+    kinds=frozenset({"ResourceSlice"}),
+    flags=ALL_FLAGS - {"status"},
+    cross="always",
+)
 
 
 def register(root: typer.Typer) -> None:

@@ -44,8 +44,10 @@ def snapshot(
     ctx: typer.Context,
     file: str | None = typer.Option(None, "--file", metavar="FILE", help="Write here instead of stdout."),
     include_config: bool = typer.Option(
-        False, "--include-config",
-        help="Keep opaque driver parameters of device configs (left out by default)."),
+        False,
+        "--include-config",
+        help="Keep opaque driver parameters of device configs (left out by default).",
+    ),
     namespace: NamespaceOpt = None,
     all_namespaces: AllNamespacesOpt = False,
     node: NodeOpt = None,
@@ -63,9 +65,17 @@ def snapshot(
     from dractl.io.snapshot import save_snapshot
 
     env = CliEnv.of(ctx)
-    opts = cluster_options(kubeconfig=kubeconfig, context=context, namespace=namespace,
-                           all_namespaces=all_namespaces, request_timeout=request_timeout,
-                           chunk_size=chunk_size, partial=partial, node=node, command=COMMAND)
+    opts = cluster_options(
+        kubeconfig=kubeconfig,
+        context=context,
+        namespace=namespace,
+        all_namespaces=all_namespaces,
+        request_timeout=request_timeout,
+        chunk_size=chunk_size,
+        partial=partial,
+        node=node,
+        command=COMMAND,
+    )
     with progress_reporter(env) as progress:
         text = take_snapshot(opts, include_config=include_config, warn=env.warn, progress=progress)
     if file:

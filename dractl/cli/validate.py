@@ -30,8 +30,9 @@ DOC = """Validate DRA manifests like the API server: API versions, schema, dupli
     --strict), 2 an input could not be read or a usage error.
     """
 
-SPEC = CheckCommand("validate", DOC, EXAMPLES, flags=ALL_FLAGS - {"snapshot", "old", "classes_from"},
-                    cross="never")
+SPEC = CheckCommand(
+    "validate", DOC, EXAMPLES, flags=ALL_FLAGS - {"snapshot", "old", "classes_from"}, cross="never"
+)
 
 
 def register(app: typer.Typer) -> None:

@@ -17,17 +17,27 @@ from dractl.io.documents import LoadedDoc
 from dractl.model.origin import Origin
 
 # What the cross-object checks read: no Pods, no Nodes' workloads.
-CONTEXT_KINDS = ("DeviceClass", "ResourceSlice", "DeviceTaintRule", "ResourceClaim", "ResourceClaimTemplate",
-                 "Node")
+CONTEXT_KINDS = (
+    "DeviceClass",
+    "ResourceSlice",
+    "DeviceTaintRule",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "Node",
+)
 
 
-def context_docs(opts: ClusterOptions, *, warn: Callable[[str], None] | None = None,
-                 kinds: Sequence[str] = CONTEXT_KINDS) -> tuple[str, str | None, list[LoadedDoc]]:
+def context_docs(
+    opts: ClusterOptions, *, warn: Callable[[str], None] | None = None, kinds: Sequence[str] = CONTEXT_KINDS
+) -> tuple[str, str | None, list[LoadedDoc]]:
     """``(description, server version, docs)`` of the cluster, for the cross-object checks.
     Raises ClusterError (exit 3) as :meth:`ClusterSource.load_raw`."""
     source = ClusterSource(opts, kinds=kinds, warn=warn)
     raw = source.load_raw()
-    name = f"cluster:{source.connection.context}" if source.connection and source.connection.context \
+    name = (
+        f"cluster:{source.connection.context}"
+        if source.connection and source.connection.context
         else "cluster:in-cluster"
+    )
     docs = [LoadedDoc(obj, Origin(name, 0, i)) for i, obj in enumerate(raw.all_objects())]
     return source.describe(), raw.server.git_version if raw.server else None, docs

@@ -62,14 +62,20 @@ def server_version(transport: Transport) -> tuple[str, str]:
 def discover(transport: Transport) -> ServerInfo:
     """The server's version and the API version of each kind dractl reads."""
     git, minor = server_version(transport)
-    group = transport.get_json(f"/apis/{DRA_GROUP}", [], Call("get", f"API group {DRA_GROUP}", ""),
-                               allow=frozenset({404}))
+    group = transport.get_json(
+        f"/apis/{DRA_GROUP}", [], Call("get", f"API group {DRA_GROUP}", ""), allow=frozenset({404})
+    )
     served = _group_versions(group)
     if not served:
-        raise ClusterError("discover", f"the DRA API ({DRA_GROUP})", f"the server (Kubernetes {git}) "
-                           "does not serve it: DRA needs Kubernetes 1.32 or later with "
-                           "resource.k8s.io enabled",
-                           "NotFound", 404)
+        raise ClusterError(
+            "discover",
+            f"the DRA API ({DRA_GROUP})",
+            f"the server (Kubernetes {git}) "
+            "does not serve it: DRA needs Kubernetes 1.32 or later with "
+            "resource.k8s.io enabled",
+            "NotFound",
+            404,
+        )
     versions: dict[str, str] = {"Node": "v1", "Pod": "v1"}
     resources_by_version: dict[str, set[str]] = {}
     for kind, res in RESOURCES.items():
@@ -84,9 +90,15 @@ def discover(transport: Transport) -> ServerInfo:
                 versions[kind] = version
                 break
     if "ResourceSlice" not in versions:
-        raise ClusterError("discover", f"the DRA API ({DRA_GROUP})", f"the server (Kubernetes {git}) serves "
-                           f"{DRA_GROUP} {', '.join(served)} without resourceslices; dractl reads "
-                           f"{', '.join(DRA_VERSIONS)}", "NotFound", 404)
+        raise ClusterError(
+            "discover",
+            f"the DRA API ({DRA_GROUP})",
+            f"the server (Kubernetes {git}) serves "
+            f"{DRA_GROUP} {', '.join(served)} without resourceslices; dractl reads "
+            f"{', '.join(DRA_VERSIONS)}",
+            "NotFound",
+            404,
+        )
     return ServerInfo(git, minor, versions)
 
 
@@ -97,8 +109,12 @@ def _group_versions(group: Any) -> list[str]:
 
 
 def _resource_names(transport: Transport, version: str) -> set[str]:
-    doc = transport.get_json(f"/apis/{DRA_GROUP}/{version}", [],
-                             Call("get", f"API {DRA_GROUP}/{version}", ""), allow=frozenset({404}))
+    doc = transport.get_json(
+        f"/apis/{DRA_GROUP}/{version}",
+        [],
+        Call("get", f"API {DRA_GROUP}/{version}", ""),
+        allow=frozenset({404}),
+    )
     if not isinstance(doc, dict):
         return set()
     return {str(r.get("name")) for r in doc.get("resources") or [] if isinstance(r, dict)}

@@ -109,11 +109,18 @@ def connect(opts: ClusterOptions) -> Connection:
     if not paths:
         if in_cluster():
             return _in_cluster(configuration, opts)
-        looked = "$KUBECONFIG names no file that exists" if os.environ.get("KUBECONFIG") else \
-            "~/.kube/config does not exist"
-        raise ClusterError("find", "a cluster", f"no kubeconfig ({looked}) and not running in a pod; "
-                           "give --kubeconfig FILE or set KUBECONFIG (or read a snapshot with --snapshot "
-                           "FILE, or files with -f, where the command takes them)")
+        looked = (
+            "$KUBECONFIG names no file that exists"
+            if os.environ.get("KUBECONFIG")
+            else "~/.kube/config does not exist"
+        )
+        raise ClusterError(
+            "find",
+            "a cluster",
+            f"no kubeconfig ({looked}) and not running in a pod; "
+            "give --kubeconfig FILE or set KUBECONFIG (or read a snapshot with --snapshot "
+            "FILE, or files with -f, where the command takes them)",
+        )
     return _from_files(configuration, paths, opts)
 
 
@@ -134,22 +141,36 @@ def _from_files(configuration: Any, paths: list[str], opts: ClusterOptions) -> C
     names = [str(c.get("name")) for c in contexts if isinstance(c, dict)]
     context = opts.context or first_current_context(paths)
     if not context:
-        raise ClusterError("choose", "context", f"the kubeconfig ({', '.join(paths)}) sets no "
-                           f"current-context; give --context (one of: {', '.join(names) or 'none'})")
+        raise ClusterError(
+            "choose",
+            "context",
+            f"the kubeconfig ({', '.join(paths)}) sets no "
+            f"current-context; give --context (one of: {', '.join(names) or 'none'})",
+        )
     if context not in names:
-        raise ClusterError("choose", "context", f"context {context!r} does not exist in the kubeconfig "
-                           f"(contexts: {', '.join(names) or 'none'})")
+        raise ClusterError(
+            "choose",
+            "context",
+            f"context {context!r} does not exist in the kubeconfig (contexts: {', '.join(names) or 'none'})",
+        )
     try:
         with _captured_logs() as logged:
-            loader = KubeConfigLoader(config_dict=merged.config, active_context=context,
-                                      config_base_path=None, config_persister=None)
+            loader = KubeConfigLoader(
+                config_dict=merged.config,
+                active_context=context,
+                config_base_path=None,
+                config_persister=None,
+            )
             loader.load_and_set(configuration)
         ctx = loader.current_context.get("context") or {}
     except (ConfigException, ValueError, KeyError, TypeError, OSError) as e:
         raise ClusterError("authenticate", f"with context {context}", _safe(e)) from None
     if logged:  # the client logs a failed exec/OIDC plugin and carries on without credentials
-        raise ClusterError("authenticate", f"with context {context}",
-                           f"the credential plugin failed: {_safe(Exception(logged[0]))}")
+        raise ClusterError(
+            "authenticate",
+            f"with context {context}",
+            f"the credential plugin failed: {_safe(Exception(logged[0]))}",
+        )
     namespace = opts.namespace or (ctx.get("namespace") if isinstance(ctx, dict) else None) or "default"
     return Connection(configuration, str(configuration.host), context, str(namespace))
 
@@ -159,8 +180,9 @@ def _in_cluster(configuration: Any, opts: ClusterOptions) -> Connection:
     from kubernetes.config.incluster_config import InClusterConfigLoader
 
     try:
-        InClusterConfigLoader(token_filename=str(SA_DIR / "token"),
-                              cert_filename=str(SA_DIR / "ca.crt")).load_and_set(configuration)
+        InClusterConfigLoader(
+            token_filename=str(SA_DIR / "token"), cert_filename=str(SA_DIR / "ca.crt")
+        ).load_and_set(configuration)
     except (ConfigException, OSError) as e:
         raise ClusterError("authenticate", "with the pod's service account", _safe(e)) from None
     namespace = opts.namespace

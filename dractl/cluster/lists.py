@@ -30,9 +30,17 @@ def list_call(resource: Resource, namespace: str | None) -> Call:
     return Call("list", resource.display, scope_of(namespace if resource.namespaced else None))
 
 
-def list_items(transport: Transport, resource: Resource, version: str, *, namespace: str | None = None,
-               field_selector: str | None = None, label_selector: str | None = None, chunk_size: int = 500,
-               progress: Progress | None = None) -> ListResult:
+def list_items(
+    transport: Transport,
+    resource: Resource,
+    version: str,
+    *,
+    namespace: str | None = None,
+    field_selector: str | None = None,
+    label_selector: str | None = None,
+    chunk_size: int = 500,
+    progress: Progress | None = None,
+) -> ListResult:
     """Every item of the collection, page by page.  A continue token the server has expired
     (410 Gone) restarts the list from the beginning once; a second expiry is a ClusterError."""
     call = list_call(resource, namespace)
@@ -51,17 +59,23 @@ def list_items(transport: Transport, resource: Resource, version: str, *, namesp
         reply = transport.get(path, query, call, allow=frozenset({410}) if token else frozenset())
         if reply.status == 410:
             if result.restarts:
-                raise ClusterError("list", resource.display, "the list changed too fast to read consistently "
-                                   "(continue token expired twice: 410 Gone)", "Expired", 410,
-                                   scope=call.scope)
+                raise ClusterError(
+                    "list",
+                    resource.display,
+                    "the list changed too fast to read consistently (continue token expired twice: 410 Gone)",
+                    "Expired",
+                    410,
+                    scope=call.scope,
+                )
             result = ListResult(restarts=1)
             token = ""
             continue
         page = _decode(reply.body, call)
         items = page.get("items") or []
         if not isinstance(items, list):
-            raise ClusterError("list", resource.display, "the server's list has no items array",
-                               scope=call.scope)
+            raise ClusterError(
+                "list", resource.display, "the server's list has no items array", scope=call.scope
+            )
         for item in items:
             if isinstance(item, dict):
                 result.items.append({"apiVersion": api_version, "kind": resource.kind, **item})
@@ -81,9 +95,14 @@ def _decode(body: bytes, call: Call) -> dict[str, Any]:
     try:
         page = json.loads(body)
     except (ValueError, UnicodeDecodeError):
-        raise ClusterError(call.verb, call.resource, f"the server sent a response that is not JSON "
-                           f"({len(body)} bytes)", scope=call.scope) from None
+        raise ClusterError(
+            call.verb,
+            call.resource,
+            f"the server sent a response that is not JSON ({len(body)} bytes)",
+            scope=call.scope,
+        ) from None
     if not isinstance(page, dict):
-        raise ClusterError(call.verb, call.resource, "the server sent a list that is not an object",
-                           scope=call.scope)
+        raise ClusterError(
+            call.verb, call.resource, "the server sent a list that is not an object", scope=call.scope
+        )
     return page

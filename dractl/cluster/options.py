@@ -44,8 +44,11 @@ class ClusterOptions:
             raise UsageError(f"--chunk-size must be 0 or greater, not {self.chunk_size}", command)
         if self.request_timeout is not None and self.request_timeout < 0:
             raise UsageError("--request-timeout must be 0 or greater (0: no timeout)", command)
-        for flag, value in (("--context", self.context), ("--namespace", self.namespace),
-                            ("--node", self.node)):
+        for flag, value in (
+            ("--context", self.context),
+            ("--namespace", self.namespace),
+            ("--node", self.node),
+        ):
             if value is not None and not value.strip():
                 raise UsageError(f"{flag} must not be empty", command)
         return self
@@ -68,6 +71,5 @@ def parse_timeout(text: str | None, command: str | None = None) -> float | None:
     except ValueError:
         seconds = -1.0
     if not value or seconds < 0 or seconds != seconds or seconds == float("inf"):
-        raise UsageError(f"--request-timeout: invalid duration {text!r} (e.g. 30s, 1m, 0 for none)",
-                         command)
+        raise UsageError(f"--request-timeout: invalid duration {text!r} (e.g. 30s, 1m, 0 for none)", command)
     return seconds or None

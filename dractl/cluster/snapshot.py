@@ -13,16 +13,25 @@ from dractl.io.snapshot import write_snapshot
 from dractl.io.world import WORLD_KINDS
 
 
-def take_snapshot(opts: ClusterOptions, *, include_config: bool = False,
-                  warn: Callable[[str], None] | None = None, progress: Progress | None = None,
-                  now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> str:
+def take_snapshot(
+    opts: ClusterOptions,
+    *,
+    include_config: bool = False,
+    warn: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> str:
     """The snapshot text.  Raises ClusterError (exit 3) as :meth:`ClusterSource.load_raw`;
     reads that were tolerated (``partial``, a namespace-only user) are named in the header's
     ``missing`` and passed to ``warn``."""
     source = ClusterSource(opts, kinds=WORLD_KINDS, warn=warn, progress=progress)
     raw = source.load_raw()
     assert raw.server is not None
-    return write_snapshot(raw.all_objects(), server_version=raw.server.git_version,
-                          feature_gates=raw.feature_gates,
-                          time=now().replace(microsecond=0).isoformat().replace("+00:00", "Z"),
-                          include_config=include_config, missing=raw.missing)
+    return write_snapshot(
+        raw.all_objects(),
+        server_version=raw.server.git_version,
+        feature_gates=raw.feature_gates,
+        time=now().replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        include_config=include_config,
+        missing=raw.missing,
+    )

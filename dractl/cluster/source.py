@@ -86,10 +86,16 @@ class ClusterSource:
     after each page.  ``transport`` is injectable for tests.
     """
 
-    def __init__(self, opts: ClusterOptions, *, kinds: Sequence[str] = WORLD_KINDS,
-                 warn: Callable[[str], None] | None = None, progress: Progress | None = None,
-                 pods: Sequence[tuple[str, str]] = (),
-                 connector: Callable[[ClusterOptions], Connection] = connect) -> None:
+    def __init__(
+        self,
+        opts: ClusterOptions,
+        *,
+        kinds: Sequence[str] = WORLD_KINDS,
+        warn: Callable[[str], None] | None = None,
+        progress: Progress | None = None,
+        pods: Sequence[tuple[str, str]] = (),
+        connector: Callable[[ClusterOptions], Connection] = connect,
+    ) -> None:
         unknown = [k for k in kinds if k not in RESOURCES]
         if unknown:
             raise ValueError(f"ClusterSource: unknown kinds {unknown}")
@@ -118,8 +124,13 @@ class ClusterSource:
         raw = self.load_raw()
         objects = list(build_objects(raw))
         assert raw.server is not None
-        return build_world(objects, kube_version=raw.server.minor, feature_gates=raw.feature_gates,
-                           sources=(self.describe(),), default_namespace=default_namespace)
+        return build_world(
+            objects,
+            kube_version=raw.server.minor,
+            feature_gates=raw.feature_gates,
+            sources=(self.describe(),),
+            default_namespace=default_namespace,
+        )
 
     # ------------------------------------------------------------------ raw reads
     def load_raw(self) -> RawWorld:
@@ -148,20 +159,23 @@ class ClusterSource:
             if kind not in self.kinds:
                 continue
             if kind == "ResourceSlice" and node:
-                raw.objects[kind] = (self._list(kind, None, field_selector=f"spec.nodeName={node}")
-                                     + self._list(kind, None, field_selector="spec.nodeName="))
+                raw.objects[kind] = self._list(
+                    kind, None, field_selector=f"spec.nodeName={node}"
+                ) + self._list(kind, None, field_selector="spec.nodeName=")
             elif kind == "Node":
                 selector = f"metadata.name={node}" if node else None
-                raw.objects[kind] = self._list(kind, None, field_selector=selector,
-                                               label_selector=self.opts.label_selector)
+                raw.objects[kind] = self._list(
+                    kind, None, field_selector=selector, label_selector=self.opts.label_selector
+                )
             else:
                 raw.objects[kind] = self._list(kind, None)
         for kind in ("ResourceClaim", "ResourceClaimTemplate"):
             if kind in self.kinds:
                 raw.objects[kind] = self._namespaced(kind)
         if "Pod" in self.kinds:
-            raw.objects["Pod"] = self._pods(raw.objects.get("ResourceClaim", []),
-                                            extended_names(raw.objects.get("DeviceClass", [])))
+            raw.objects["Pod"] = self._pods(
+                raw.objects.get("ResourceClaim", []), extended_names(raw.objects.get("DeviceClass", []))
+            )
 
     def _namespaced(self, kind: str, field_selector: str | None = None) -> list[dict[str, Any]]:
         """All namespaces when asked; a user who may not list them cluster-wide but has a
@@ -185,11 +199,11 @@ class ClusterSource:
         wanted: dict[str, set[str]] = defaultdict(set)
         for claim in claims if not self.opts.node else ():  # with node: its field-selected list
             ns = str((claim.get("metadata") or {}).get("namespace") or "")
-            for ref in ((claim.get("status") or {}).get("reservedFor") or []):
+            for ref in (claim.get("status") or {}).get("reservedFor") or []:
                 if isinstance(ref, dict) and ref.get("resource") == "pods" and not ref.get("apiGroup"):
                     wanted[ns].add(str(ref.get("name") or ""))
             # A claim made from a template for a pod that is still pending is owned by the pod.
-            for owner in ((claim.get("metadata") or {}).get("ownerReferences") or []):
+            for owner in (claim.get("metadata") or {}).get("ownerReferences") or []:
                 if isinstance(owner, dict) and owner.get("kind") == "Pod" and owner.get("apiVersion") == "v1":
                     wanted[ns].add(str(owner.get("name") or ""))
         for ns, name in self.extra_pods:  # an empty namespace: the context's (kubectl's default)
@@ -228,19 +242,34 @@ class ClusterSource:
         return [found[k] for k in sorted(found)]
 
     # ------------------------------------------------------------------ one read
-    def _list(self, kind: str, namespace: str | None, *, field_selector: str | None = None,
-              label_selector: str | None = None, tolerate: bool = True) -> list[dict[str, Any]]:
+    def _list(
+        self,
+        kind: str,
+        namespace: str | None,
+        *,
+        field_selector: str | None = None,
+        label_selector: str | None = None,
+        tolerate: bool = True,
+    ) -> list[dict[str, Any]]:
         assert self.transport is not None and self.server is not None
         resource = RESOURCES[kind]
         version = self.server.versions.get(kind)
         if version is None:  # not served (e.g. DeviceTaintRules with the gate off): none exist
             return []
         try:
-            result = list_items(self.transport, resource, version, namespace=namespace,
-                                field_selector=field_selector, label_selector=label_selector,
-                                chunk_size=self.opts.chunk_size, progress=self._progress)
-            self.reads.append(ListRead(kind, namespace, field_selector, label_selector,
-                                       result.resource_version))
+            result = list_items(
+                self.transport,
+                resource,
+                version,
+                namespace=namespace,
+                field_selector=field_selector,
+                label_selector=label_selector,
+                chunk_size=self.opts.chunk_size,
+                progress=self._progress,
+            )
+            self.reads.append(
+                ListRead(kind, namespace, field_selector, label_selector, result.resource_version)
+            )
             return result.items
         except ClusterError as e:
             if not tolerate or not self._tolerated(e, resource):
@@ -259,8 +288,9 @@ class ClusterSource:
         version = self.server.versions[kind]
         call = Call("get", f'{resource.display} "{name}"', scope_of(namespace))
         try:
-            doc = self.transport.get_json(resource.path(version, namespace, name), [], call,
-                                          allow=frozenset({404}))
+            doc = self.transport.get_json(
+                resource.path(version, namespace, name), [], call, allow=frozenset({404})
+            )
         except ClusterError as e:
             if not self._tolerated(e, resource):
                 raise
@@ -292,8 +322,11 @@ IMPLICIT_EXTENDED_PREFIX = "deviceclass.resource.kubernetes.io/"
 
 def extended_names(classes: Iterable[dict[str, Any]]) -> frozenset[str]:
     """The extended resource names DeviceClasses provide (``spec.extendedResourceName``)."""
-    return frozenset(str(c["spec"]["extendedResourceName"]) for c in classes
-                     if isinstance(c.get("spec"), dict) and c["spec"].get("extendedResourceName"))
+    return frozenset(
+        str(c["spec"]["extendedResourceName"])
+        for c in classes
+        if isinstance(c.get("spec"), dict) and c["spec"].get("extendedResourceName")
+    )
 
 
 def uses_devices(pod: dict[str, Any], extended: frozenset[str]) -> bool:

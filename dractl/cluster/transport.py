@@ -58,9 +58,16 @@ class Transport:
     """One connection to one API server.  ``timeout`` (seconds) bounds each call including
     its retries; ``sleep`` and ``clock`` are injectable for tests."""
 
-    def __init__(self, conn: Connection, timeout: float | None = None, *, backoff: float | None = None,
-                 max_attempts: int = MAX_ATTEMPTS, sleep: Callable[[float], None] = time.sleep,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        conn: Connection,
+        timeout: float | None = None,
+        *,
+        backoff: float | None = None,
+        max_attempts: int = MAX_ATTEMPTS,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         from kubernetes.client.api_client import ApiClient
 
         self.conn = conn
@@ -82,8 +89,12 @@ class Transport:
         try:
             return json.loads(reply.body)
         except (ValueError, UnicodeDecodeError):
-            raise ClusterError(call.verb, call.resource, f"the server sent a response that is not JSON "
-                               f"(HTTP {reply.status}, {len(reply.body)} bytes)", scope=call.scope) from None
+            raise ClusterError(
+                call.verb,
+                call.resource,
+                f"the server sent a response that is not JSON (HTTP {reply.status}, {len(reply.body)} bytes)",
+                scope=call.scope,
+            ) from None
 
     def get(self, path: str, query: Query, call: Call, *, allow: frozenset[int] = frozenset()) -> Reply:
         """GET with retries: 429/5xx and dropped connections are retried with exponential
@@ -131,10 +142,15 @@ class Transport:
         """The streaming response, or the exception (never raised here: see :meth:`_request`)."""
         try:
             method, url, headers, _, _ = self._api.param_serialize(
-                "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
-                auth_settings=["BearerToken"])
-            return self._api.call_api(method, url, header_params=headers,
-                                      _request_timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+                "GET",
+                path,
+                query_params=list(query),
+                header_params={"Accept": "application/json"},
+                auth_settings=["BearerToken"],
+            )
+            return self._api.call_api(
+                method, url, header_params=headers, _request_timeout=(CONNECT_TIMEOUT, READ_TIMEOUT)
+            )
         except Exception as e:
             e.__traceback__ = None
             return e
@@ -167,8 +183,12 @@ class Transport:
         must not be in any traceback (``--debug`` shows tracebacks with their locals)."""
         try:
             method, url, headers, _, _ = self._api.param_serialize(
-                "GET", path, query_params=list(query), header_params={"Accept": "application/json"},
-                auth_settings=["BearerToken"])
+                "GET",
+                path,
+                query_params=list(query),
+                header_params={"Accept": "application/json"},
+                auth_settings=["BearerToken"],
+            )
             resp = self._api.call_api(method, url, header_params=headers, _request_timeout=timeout)
             body = resp.read() or b""
             return Reply(resp.status, body, {k.lower(): v for k, v in resp.headers.items()})
@@ -176,16 +196,24 @@ class Transport:
             e.__traceback__ = None
             return e
 
-    def _wait_or_fail(self, call: Call, attempt: int, deadline: float | None, why: str,
-                      retry_after: float | None) -> None:
-        delay = retry_after if retry_after is not None else min(
-            BACKOFF_CAP, self.backoff * (2 ** (attempt - 1)) * (0.75 + random.random() / 2))
+    def _wait_or_fail(
+        self, call: Call, attempt: int, deadline: float | None, why: str, retry_after: float | None
+    ) -> None:
+        delay = (
+            retry_after
+            if retry_after is not None
+            else min(BACKOFF_CAP, self.backoff * (2 ** (attempt - 1)) * (0.75 + random.random() / 2))
+        )
         now = self._clock()
         out_of_time = deadline is not None and now + delay >= deadline
         if attempt >= self.max_attempts or out_of_time:
             spent = f" within --request-timeout {self.timeout:g}s" if out_of_time and self.timeout else ""
-            raise ClusterError(call.verb, call.resource, f"{why}; gave up after {attempt} attempt"
-                               f"{'s' if attempt != 1 else ''}{spent}", scope=call.scope)
+            raise ClusterError(
+                call.verb,
+                call.resource,
+                f"{why}; gave up after {attempt} attempt{'s' if attempt != 1 else ''}{spent}",
+                scope=call.scope,
+            )
         self._sleep(delay)
 
 
@@ -225,14 +253,28 @@ def status_error(reply: Reply, call: Call, conn: Connection) -> ClusterError:
     reason = str(status.get("reason") or "") or None
     if reply.status == 401:
         who = f"context {conn.context}" if conn.context else "the pod's service account"
-        return ClusterError(call.verb, call.resource, f"unauthorized (the server rejected the credentials of "
-                            f"{who})", reason or "Unauthorized", 401, scope=call.scope, denied=True)
+        return ClusterError(
+            call.verb,
+            call.resource,
+            f"unauthorized (the server rejected the credentials of {who})",
+            reason or "Unauthorized",
+            401,
+            scope=call.scope,
+            denied=True,
+        )
     if reply.status == 403:
-        return ClusterError(call.verb, call.resource, "forbidden", reason or "Forbidden", 403,
-                            scope=call.scope, denied=True)
+        return ClusterError(
+            call.verb, call.resource, "forbidden", reason or "Forbidden", 403, scope=call.scope, denied=True
+        )
     if reply.status == 404:
-        return ClusterError(call.verb, call.resource, "not found: the server does not serve it",
-                            reason or "NotFound", 404, scope=call.scope)
+        return ClusterError(
+            call.verb,
+            call.resource,
+            "not found: the server does not serve it",
+            reason or "NotFound",
+            404,
+            scope=call.scope,
+        )
     return ClusterError(call.verb, call.resource, status_text(reply), reason, reply.status, scope=call.scope)
 
 

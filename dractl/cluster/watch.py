@@ -43,8 +43,14 @@ class WorldWatch:
     """Iterate to get the first world, then one per burst of changes.  ``stop`` (or
     :meth:`close`) ends the iteration; :meth:`next_world` takes a timeout for tests."""
 
-    def __init__(self, source: ClusterSource, *, default_namespace: str = "default", debounce: float = 0.3,
-                 timeout_seconds: int = WATCH_TIMEOUT_SECONDS) -> None:
+    def __init__(
+        self,
+        source: ClusterSource,
+        *,
+        default_namespace: str = "default",
+        debounce: float = 0.3,
+        timeout_seconds: int = WATCH_TIMEOUT_SECONDS,
+    ) -> None:
         self.source = source
         self.default_namespace = default_namespace
         self.debounce = debounce
@@ -120,8 +126,9 @@ class WorldWatch:
                 self._spawn(ListRead("Pod", ns, None, None, since), only_wanted=True)
 
     def _spawn(self, read: ListRead, only_wanted: bool = False) -> None:
-        thread = threading.Thread(target=self._run, args=(read, only_wanted), daemon=True,
-                                  name=f"dractl-watch-{read.kind}")
+        thread = threading.Thread(
+            target=self._run, args=(read, only_wanted), daemon=True, name=f"dractl-watch-{read.kind}"
+        )
         self._threads.append(thread)
         thread.start()
 
@@ -134,8 +141,11 @@ class WorldWatch:
         call = Call("watch", resource.display, scope_of(read.namespace if resource.namespaced else None))
         rv = read.resource_version
         while not self.stop.is_set():
-            query = [("watch", "1"), ("allowWatchBookmarks", "true"),
-                     ("timeoutSeconds", str(self.timeout_seconds))]
+            query = [
+                ("watch", "1"),
+                ("allowWatchBookmarks", "true"),
+                ("timeoutSeconds", str(self.timeout_seconds)),
+            ]
             if rv:
                 query.append(("resourceVersion", rv))
             if read.field_selector:
@@ -153,8 +163,14 @@ class WorldWatch:
                             rv = self._relist(read, transport)
                             break
                         message = str(obj.get("message") or "error event")
-                        raise ClusterError("watch", resource.display, message, obj.get("reason"),
-                                           obj.get("code"), scope=call.scope)
+                        raise ClusterError(
+                            "watch",
+                            resource.display,
+                            message,
+                            obj.get("reason"),
+                            obj.get("code"),
+                            scope=call.scope,
+                        )
                     rv = str((obj.get("metadata") or {}).get("resourceVersion") or rv)
                     if typ in ("ADDED", "MODIFIED", "DELETED"):
                         obj = {**obj, "apiVersion": obj.get("apiVersion") or version, "kind": read.kind}
@@ -176,9 +192,15 @@ class WorldWatch:
         """The watch expired: list again and replace that read's objects."""
         assert self.source.server is not None
         resource = RESOURCES[read.kind]
-        result = list_items(transport, resource, self.source.server.versions[read.kind],
-                            namespace=read.namespace, field_selector=read.field_selector,
-                            label_selector=read.label_selector, chunk_size=self.source.opts.chunk_size)
+        result = list_items(
+            transport,
+            resource,
+            self.source.server.versions[read.kind],
+            namespace=read.namespace,
+            field_selector=read.field_selector,
+            label_selector=read.label_selector,
+            chunk_size=self.source.opts.chunk_size,
+        )
         self._events.put(("RELIST", read.kind, (read, result.items)))
         return result.resource_version
 
@@ -199,7 +221,8 @@ class WorldWatch:
         obj, only_wanted = payload
         key = _key(obj)
         if only_wanted and key[1] not in self.source.wanted_pods(self._store["ResourceClaim"].values()).get(
-                key[0], set()):
+            key[0], set()
+        ):
             return False
         if typ == "DELETED":
             return store.pop(key, None) is not None
@@ -223,8 +246,16 @@ class WorldWatch:
 
     def _world(self) -> World:
         assert self._raw is not None and self._raw.server is not None
-        raw = RawWorld(objects={k: list(v.values()) for k, v in self._store.items()}, server=self._raw.server,
-                       feature_gates=self._raw.feature_gates, missing=self._raw.missing)
-        return build_world(build_objects(raw), kube_version=self._raw.server.minor,
-                           feature_gates=raw.feature_gates, sources=(self.source.describe(),),
-                           default_namespace=self.default_namespace)
+        raw = RawWorld(
+            objects={k: list(v.values()) for k, v in self._store.items()},
+            server=self._raw.server,
+            feature_gates=self._raw.feature_gates,
+            missing=self._raw.missing,
+        )
+        return build_world(
+            build_objects(raw),
+            kube_version=self._raw.server.minor,
+            feature_gates=raw.feature_gates,
+            sources=(self.source.describe(),),
+            default_namespace=self.default_namespace,
+        )

@@ -9,5 +9,14 @@ from dractl.discover.builder import BuildOptions, BuildResult, build
 from dractl.discover.engine import KINDS, DiscoverOptions, Session, discover, save_fixture
 from dractl.discover.report import Inventory
 
-__all__ = ["KINDS", "BuildOptions", "BuildResult", "DiscoverOptions", "Inventory", "Session", "build",
-           "discover", "save_fixture"]
+__all__ = [
+    "KINDS",
+    "BuildOptions",
+    "BuildResult",
+    "DiscoverOptions",
+    "Inventory",
+    "Session",
+    "build",
+    "discover",
+    "save_fixture",
+]

@@ -17,8 +17,11 @@ from dractl.discover.report import Cpu, CpuTopology
 def _numa_attrs(node: int | None) -> dict[str, Any]:
     if node is None:
         return {}
-    return {"resource.kubernetes.io/numaNode": i(node), "dra.cpu/numaNodeID": i(node),
-            "dra.net/numaNode": i(node)}
+    return {
+        "resource.kubernetes.io/numaNode": i(node),
+        "dra.cpu/numaNodeID": i(node),
+        "dra.net/numaNode": i(node),
+    }
 
 
 def _grouped(topo: CpuTopology) -> list[dict[str, Any]]:
@@ -34,25 +37,43 @@ def _grouped(topo: CpuTopology) -> list[dict[str, Any]]:
             groups.append((f"cpudevsocket{socket:03d}", None, members))
     out = []
     for name, node_id, members in groups:
-        attrs: dict[str, Any] = {**_numa_attrs(node_id), "dra.cpu/numCPUs": i(len(members)),
-                                 "dra.cpu/smtEnabled": b(topo.smt_enabled)}
+        attrs: dict[str, Any] = {
+            **_numa_attrs(node_id),
+            "dra.cpu/numCPUs": i(len(members)),
+            "dra.cpu/smtEnabled": b(topo.smt_enabled),
+        }
         sockets = sorted({c.socket for c in members if c.socket is not None})
         if sockets:
             attrs["dra.cpu/socketID"] = i(sockets[0])
-        out.append({"name": name, "allowMultipleAllocations": True, "attributes": attrs,
-                    "capacity": {"dra.cpu/cpu": decimal(len(members))}})
+        out.append(
+            {
+                "name": name,
+                "allowMultipleAllocations": True,
+                "attributes": attrs,
+                "capacity": {"dra.cpu/cpu": decimal(len(members))},
+            }
+        )
     return out
 
 
 def _individual(topo: CpuTopology) -> list[dict[str, Any]]:
-    ordered = sorted(topo.cpus, key=lambda c: (c.numa_node if c.numa_node is not None else -1,
-                                               c.socket or 0, c.core or 0, c.id))
+    ordered = sorted(
+        topo.cpus,
+        key=lambda c: (c.numa_node if c.numa_node is not None else -1, c.socket or 0, c.core or 0, c.id),
+    )
     out = []
     for k, cpu in enumerate(ordered):
-        attrs: dict[str, Any] = {"dra.cpu/cpuID": i(cpu.id), "dra.cpu/coreType": s(cpu.core_type),
-                                 "dra.cpu/smtEnabled": b(topo.smt_enabled), **_numa_attrs(cpu.numa_node)}
-        for key, value in (("dra.cpu/coreID", cpu.core), ("dra.cpu/socketID", cpu.socket),
-                           ("dra.cpu/cacheL3ID", cpu.l3_cache_id)):
+        attrs: dict[str, Any] = {
+            "dra.cpu/cpuID": i(cpu.id),
+            "dra.cpu/coreType": s(cpu.core_type),
+            "dra.cpu/smtEnabled": b(topo.smt_enabled),
+            **_numa_attrs(cpu.numa_node),
+        }
+        for key, value in (
+            ("dra.cpu/coreID", cpu.core),
+            ("dra.cpu/socketID", cpu.socket),
+            ("dra.cpu/cacheL3ID", cpu.l3_cache_id),
+        ):
             if value is not None:
                 attrs[key] = i(value)
         out.append({"name": f"cpudev{k:03d}", "attributes": attrs})

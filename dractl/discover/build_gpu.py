@@ -34,18 +34,25 @@ def counter_name(capacity: str) -> str:
     return dns_label(re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", capacity))
 
 
-def common_attributes(gpu: Gpu, system: NvmlSystem | None, warn: Callable[[str], None],
-                      legacy: bool, list_numa: bool = False) -> dict[str, Any]:
+def common_attributes(
+    gpu: Gpu, system: NvmlSystem | None, warn: Callable[[str], None], legacy: bool, list_numa: bool = False
+) -> dict[str, Any]:
     """Attributes a GPU and its MIG devices share.  ``list_numa``: publish numaNode as a
     one-element ``ints`` list, as the NVIDIA driver does when DRAListTypeAttributes is on."""
     attrs: dict[str, Any] = {}
-    for key, value in (("productName", gpu.name), ("brand", gpu.brand), ("architecture", gpu.architecture),
-                       ("addressingMode", gpu.addressing_mode)):
+    for key, value in (
+        ("productName", gpu.name),
+        ("brand", gpu.brand),
+        ("architecture", gpu.architecture),
+        ("addressingMode", gpu.addressing_mode),
+    ):
         if value is not None:
             attrs[key] = s(value)
-    versions = (("cudaComputeCapability", gpu.cuda_compute_capability),
-                ("driverVersion", system.driver_version if system else None),
-                ("cudaDriverVersion", system.cuda_driver_version if system else None))
+    versions = (
+        ("cudaComputeCapability", gpu.cuda_compute_capability),
+        ("driverVersion", system.driver_version if system else None),
+        ("cudaDriverVersion", system.cuda_driver_version if system else None),
+    )
     for key, raw in versions:
         if raw is None:
             continue
@@ -118,9 +125,11 @@ def static_devices(gpu: Gpu, attrs: dict[str, Any], warn: Callable[[str], None])
         if m.profile is None or m.placement is None:
             warn(f"{gpu_name(gpu)}: MIG device {m.uuid} has an unknown profile or placement; skipped")
             continue
-        dev: dict[str, Any] = {"name": mig_name(gpu, m.profile, m.placement),
-               "attributes": {**mig_attributes(gpu, attrs, m.profile.name), "uuid": s(m.uuid)},
-               "capacity": profile_capacity(m.profile)}
+        dev: dict[str, Any] = {
+            "name": mig_name(gpu, m.profile, m.placement),
+            "attributes": {**mig_attributes(gpu, attrs, m.profile.name), "uuid": s(m.uuid)},
+            "capacity": profile_capacity(m.profile),
+        }
         for k in range(m.placement.start, m.placement.start + m.placement.size):
             dev["capacity"][f"memorySlice{k}"] = binary(1)
         if gpu.taints:
@@ -140,15 +149,18 @@ def _counters(amounts: dict[str, int], start: int, size: int) -> dict[str, Any]:
     return dict(sorted(out.items()))  # map keys in the order the API server writes them
 
 
-def partitionable(gpu: Gpu, attrs: dict[str, Any],
-                  warn: Callable[[str], None]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+def partitionable(
+    gpu: Gpu, attrs: dict[str, Any], warn: Callable[[str], None]
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """(devices, counter set) for one GPU in partitionable (DynamicMIG) mode."""
     placed = [(p, pl) for p in gpu.mig_profiles for pl in p.placements]
     if not placed:
         return [full_gpu(gpu, attrs)], None
     if gpu.mig_devices:
-        warn(f"{gpu_name(gpu)}: {len(gpu.mig_devices)} MIG devices exist now; partitionable mode "
-             "models every placement as free")
+        warn(
+            f"{gpu_name(gpu)}: {len(gpu.mig_devices)} MIG devices exist now; partitionable mode "
+            "models every placement as free"
+        )
     maxcap: dict[str, int] = {}
     for p, _ in placed:
         for key, n in profile_amounts(p).items():
@@ -161,13 +173,15 @@ def partitionable(gpu: Gpu, attrs: dict[str, Any],
         full["consumesCounters"] = [{"counterSet": cset["name"], "counters": _counters(maxcap, 0, slices)}]
         devices.append(full)
     for p, pl in sorted(placed, key=lambda x: (x[0].slice_count, x[0].memory_mib, x[0].id, x[1].start)):
-        devices.append({
-            "name": mig_name(gpu, p, pl),
-            "attributes": mig_attributes(gpu, attrs, p.name),
-            "capacity": profile_capacity(p),
-            "consumesCounters": [{"counterSet": cset["name"],
-                                  "counters": _counters(profile_amounts(p), pl.start, pl.size)}],
-            **({"taints": _taints(gpu)} if gpu.taints else {}),
-        })
+        devices.append(
+            {
+                "name": mig_name(gpu, p, pl),
+                "attributes": mig_attributes(gpu, attrs, p.name),
+                "capacity": profile_capacity(p),
+                "consumesCounters": [
+                    {"counterSet": cset["name"], "counters": _counters(profile_amounts(p), pl.start, pl.size)}
+                ],
+                **({"taints": _taints(gpu)} if gpu.taints else {}),
+            }
+        )
     return devices, cset
-

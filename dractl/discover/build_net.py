@@ -59,8 +59,11 @@ def _pci_attributes(dev: PciDevice, warn: Callable[[str], None]) -> dict[str, An
     if dev.numa_node is not None:
         attrs["dra.net/numaNode"] = i(dev.numa_node)
         attrs["resource.kubernetes.io/numaNode"] = i(dev.numa_node)
-    for key, value in (("dra.net/pciVendor", dev.vendor_name), ("dra.net/pciDevice", dev.device_name),
-                       ("dra.net/pciSubsystem", dev.subsystem_device_id)):
+    for key, value in (
+        ("dra.net/pciVendor", dev.vendor_name),
+        ("dra.net/pciDevice", dev.device_name),
+        ("dra.net/pciSubsystem", dev.subsystem_device_id),
+    ):
         if value:
             text, cut = fit_string(value)
             if cut:

@@ -58,13 +58,15 @@ class BuildResult:
         return {"apiVersion": "v1", "kind": "List", "items": self.slices}
 
 
-def gpu_pool(inv: Inventory, opts: BuildOptions, features: Features,
-             warn: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def gpu_pool(
+    inv: Inventory, opts: BuildOptions, features: Features, warn: Any
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     devices: list[dict[str, Any]] = []
     sets: list[dict[str, Any]] = []
     for gpu in sorted(inv.gpus, key=lambda g: (g.minor if g.minor is not None else g.index, g.index)):
-        attrs = build_gpu.common_attributes(gpu, inv.nvml, warn, opts.legacy_gpu_attributes,
-                                            list_numa=features.list_type_attributes)
+        attrs = build_gpu.common_attributes(
+            gpu, inv.nvml, warn, opts.legacy_gpu_attributes, list_numa=features.list_type_attributes
+        )
         if opts.mig_mode == "partitionable" and gpu.mig_capable:
             devs, cset = build_gpu.partitionable(gpu, attrs, warn)
             devices += devs
@@ -102,16 +104,27 @@ def build(inv: Inventory, opts: BuildOptions) -> BuildResult:
     return result
 
 
-def _gate_warnings(driver: str, devices: list[dict[str, Any]], sets: list[dict[str, Any]],
-                   features: Features, version: str, warn: Any) -> None:
+def _gate_warnings(
+    driver: str,
+    devices: list[dict[str, Any]],
+    sets: list[dict[str, Any]],
+    features: Features,
+    version: str,
+    warn: Any,
+) -> None:
     """Say when a field we publish would be dropped by an API server with default gates."""
     used = {
         "partitionable_devices": ("DRAPartitionableDevices", "shared counters", bool(sets)),
         "device_taints": ("DRADeviceTaints", "device taints", any(d.get("taints") for d in devices)),
-        "consumable_capacity": ("DRAConsumableCapacity", "allowMultipleAllocations",
-                                any(d.get("allowMultipleAllocations") for d in devices)),
+        "consumable_capacity": (
+            "DRAConsumableCapacity",
+            "allowMultipleAllocations",
+            any(d.get("allowMultipleAllocations") for d in devices),
+        ),
     }
     for attr, (gate, what, present) in used.items():
         if present and not getattr(features, attr):
-            warn(f"{driver}: {what} need the {gate} feature gate, which is off in Kubernetes {version} "
-                 "by default; the API server would drop them")
+            warn(
+                f"{driver}: {what} need the {gate} feature gate, which is off in Kubernetes {version} "
+                "by default; the API server would drop them"
+            )

@@ -60,22 +60,38 @@ def _numa_nodes(sys: SysFS) -> tuple[NumaNode, ...]:
             if m:
                 memory = int(m.group(1)) * 1024
         distances = tuple(int(x) for x in (sys.read(f"{base}/distance") or "").split() if x.isdigit())
-        nodes.append(NumaNode(id=node, cpus=parse_cpulist(sys.read(f"{base}/cpulist")),
-                              memory_bytes=memory, distances=distances))
+        nodes.append(
+            NumaNode(
+                id=node,
+                cpus=parse_cpulist(sys.read(f"{base}/cpulist")),
+                memory_bytes=memory,
+                distances=distances,
+            )
+        )
     return tuple(nodes)
 
 
 def _listed_nodes(sys: SysFS) -> tuple[int, ...]:
-    return tuple(sorted(i for n in sys.listdir(NODE_DIR) if (m := _NODE_DIR_NAME.fullmatch(n))
-                        and (i := int(m.group(1))) < MAX_NODES))
+    return tuple(
+        sorted(
+            i
+            for n in sys.listdir(NODE_DIR)
+            if (m := _NODE_DIR_NAME.fullmatch(n)) and (i := int(m.group(1))) < MAX_NODES
+        )
+    )
 
 
 def probe_cpu(sys: SysFS) -> CpuTopology | None:
     """The online CPUs and NUMA nodes; None when sysfs has no CPU topology."""
     online = parse_cpulist(sys.read(f"{CPU_DIR}/online"))
     if not online:
-        online = tuple(sorted(i for n in sys.listdir(CPU_DIR) if (m := _CPU_DIR_NAME.fullmatch(n))
-                              and (i := int(m.group(1))) < MAX_CPUS))
+        online = tuple(
+            sorted(
+                i
+                for n in sys.listdir(CPU_DIR)
+                if (m := _CPU_DIR_NAME.fullmatch(n)) and (i := int(m.group(1))) < MAX_CPUS
+            )
+        )
     if not online:
         return None
     nodes = _numa_nodes(sys)
@@ -85,15 +101,17 @@ def probe_cpu(sys: SysFS) -> CpuTopology | None:
     for cpu in online:
         topo = f"{CPU_DIR}/cpu{cpu}/topology"
         socket = sys.read_int(f"{topo}/physical_package_id")
-        cpus.append(Cpu(
-            id=cpu,
-            socket=socket if socket is not None and socket >= 0 else None,
-            core=sys.read_int(f"{topo}/core_id"),
-            numa_node=node_of.get(cpu),
-            l3_cache_id=_l3_id(sys, cpu),
-            core_type=kinds.get(cpu, "standard"),
-            siblings=parse_cpulist(sys.read(f"{topo}/thread_siblings_list")),
-        ))
+        cpus.append(
+            Cpu(
+                id=cpu,
+                socket=socket if socket is not None and socket >= 0 else None,
+                core=sys.read_int(f"{topo}/core_id"),
+                numa_node=node_of.get(cpu),
+                l3_cache_id=_l3_id(sys, cpu),
+                core_type=kinds.get(cpu, "standard"),
+                siblings=parse_cpulist(sys.read(f"{topo}/thread_siblings_list")),
+            )
+        )
     smt_active = sys.read_int(f"{CPU_DIR}/smt/active")
     smt = bool(smt_active) if smt_active is not None else any(len(c.siblings) > 1 for c in cpus)
     return CpuTopology(cpus=tuple(cpus), numa_nodes=nodes, smt_enabled=smt)

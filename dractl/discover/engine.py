@@ -72,16 +72,27 @@ def discover(opts: DiscoverOptions) -> Session:
     if {"pci", "nic", "gpu"} & opts.kinds:
         session.pci_ids = PciIds.find(custom_root)
         inv.pci = probe_pci(sys, session.pci_ids)
-        inv.probes.append(ProbeStatus("pci", bool(inv.pci), f"{len(inv.pci)} PCI functions"
-                                      + ("" if session.pci_ids else "; no pci.ids, names unknown")))
+        inv.probes.append(
+            ProbeStatus(
+                "pci",
+                bool(inv.pci),
+                f"{len(inv.pci)} PCI functions" + ("" if session.pci_ids else "; no pci.ids, names unknown"),
+            )
+        )
     if "nic" in opts.kinds:
         inv.nics, inv.rdma = probe_net(sys)
-        inv.probes.append(ProbeStatus("net", bool(inv.nics or inv.rdma),
-                                      f"{len(inv.nics)} interfaces, {len(inv.rdma)} RDMA devices"))
+        inv.probes.append(
+            ProbeStatus(
+                "net", bool(inv.nics or inv.rdma), f"{len(inv.nics)} interfaces, {len(inv.rdma)} RDMA devices"
+            )
+        )
     if "cpu" in opts.kinds:
         inv.cpu = probe_cpu(sys)
-        detail = (f"{len(inv.cpu.cpus)} CPUs, {len(inv.cpu.numa_nodes)} NUMA nodes" if inv.cpu
-                  else "no CPU topology in sysfs")
+        detail = (
+            f"{len(inv.cpu.cpus)} CPUs, {len(inv.cpu.numa_nodes)} NUMA nodes"
+            if inv.cpu
+            else "no CPU topology in sysfs"
+        )
         inv.probes.append(ProbeStatus("cpu", inv.cpu is not None, detail))
     if "gpu" in opts.kinds:
         _probe_nvml(opts, session)
@@ -142,8 +153,9 @@ def save_fixture(session: Session, directory: Path) -> list[str]:
     try:
         return _write_fixture(session, rec, directory)
     except OSError as exc:
-        raise InputError(f"cannot write the fixture: {exc.strerror or exc}", SourcePos(str(directory)),
-                         "--save-fixture") from exc
+        raise InputError(
+            f"cannot write the fixture: {exc.strerror or exc}", SourcePos(str(directory)), "--save-fixture"
+        ) from exc
 
 
 def _write_fixture(session: Session, rec: Recording, directory: Path) -> list[str]:
@@ -173,7 +185,8 @@ def _write_fixture(session: Session, rec: Recording, directory: Path) -> list[st
         (directory / "pci.ids").write_text(session.pci_ids.subset_text(), encoding="utf-8")
         written.append("pci.ids")
     if session.nvml_recording is not None:
-        (directory / "nvml.json").write_text(json.dumps(session.nvml_recording, indent=1, sort_keys=True)
-                                             + "\n", encoding="utf-8")
+        (directory / "nvml.json").write_text(
+            json.dumps(session.nvml_recording, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        )
         written.append("nvml.json")
     return written

@@ -55,7 +55,7 @@ def chunk_devices(devices: list[dict[str, Any]], kube_minor: int) -> list[list[d
 
 def _chunks(items: list[Any], size: int) -> Iterable[list[Any]]:
     for k in range(0, len(items), size):
-        yield items[k:k + size]
+        yield items[k : k + size]
 
 
 def _consumptions(dev: dict[str, Any]) -> int:
@@ -79,8 +79,12 @@ def _pack_1_34(devices: list[dict[str, Any]], sets: list[dict[str, Any]]) -> lis
         group = by_set[cs["name"]]
         counters = sum(len(x["counters"]) for x in cur_sets) + len(cs["counters"])
         consumptions = sum(map(_consumptions, cur_devs + group))
-        if cur_sets and (len(cur_sets) >= MAX_COUNTER_SETS or counters > MAX_SHARED_COUNTERS_1_34
-                         or consumptions > MAX_CONSUMPTIONS_1_34 or len(cur_devs) + len(group) > MAX_DEVICES):
+        if cur_sets and (
+            len(cur_sets) >= MAX_COUNTER_SETS
+            or counters > MAX_SHARED_COUNTERS_1_34
+            or consumptions > MAX_CONSUMPTIONS_1_34
+            or len(cur_devs) + len(group) > MAX_DEVICES
+        ):
             specs.append({"sharedCounters": cur_sets, "devices": cur_devs})
             cur_sets, cur_devs = [], []
         cur_sets.append(cs)
@@ -106,9 +110,15 @@ def slice_name(node: str, driver: str, index: int) -> str:
     return f"{base[:240]}-{index}"
 
 
-def layout(driver: str, pool: str, node: str, devices: list[dict[str, Any]],
-           counter_sets: list[dict[str, Any]], kube_version: str,
-           generation: int = 1) -> list[dict[str, Any]]:
+def layout(
+    driver: str,
+    pool: str,
+    node: str,
+    devices: list[dict[str, Any]],
+    counter_sets: list[dict[str, Any]],
+    kube_version: str,
+    generation: int = 1,
+) -> list[dict[str, Any]]:
     """The ResourceSlices (v1 dicts) of one pool; [] when it has nothing to publish."""
     minor = minor_version(kube_version)
     specs: list[dict[str, Any]]
@@ -119,10 +129,18 @@ def layout(driver: str, pool: str, node: str, devices: list[dict[str, Any]],
         specs = _pack_1_34([_canonical(d) for d in devices], copy.deepcopy(counter_sets))
     out = []
     for k, spec in enumerate(specs):
-        body: dict[str, Any] = {"driver": driver, "nodeName": node,
-                                "pool": {"name": pool, "generation": generation,
-                                         "resourceSliceCount": len(specs)}}
+        body: dict[str, Any] = {
+            "driver": driver,
+            "nodeName": node,
+            "pool": {"name": pool, "generation": generation, "resourceSliceCount": len(specs)},
+        }
         body.update({key: val for key, val in spec.items() if val})
-        out.append({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
-                    "metadata": {"name": slice_name(node, driver, k)}, "spec": body})
+        out.append(
+            {
+                "apiVersion": "resource.k8s.io/v1",
+                "kind": "ResourceSlice",
+                "metadata": {"name": slice_name(node, driver, k)},
+                "spec": body,
+            }
+        )
     return out

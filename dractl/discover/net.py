@@ -13,8 +13,19 @@ from dractl.discover.report import NetInterface, RdmaDevice
 from dractl.discover.sysfs import SysFS
 
 # Linux ARPHRD_* link types (include/uapi/linux/if_arp.h) → the names netlink reports.
-_ENCAP = {1: "ether", 24: "ieee1394", 32: "infiniband", 512: "ppp", 768: "ipip", 769: "tunnel6",
-          772: "loopback", 776: "sit", 778: "gre", 823: "ip6gre", 65534: "none"}
+_ENCAP = {
+    1: "ether",
+    24: "ieee1394",
+    32: "infiniband",
+    512: "ppp",
+    768: "ipip",
+    769: "tunnel6",
+    772: "loopback",
+    776: "sit",
+    778: "gre",
+    823: "ip6gre",
+    65534: "none",
+}
 
 
 def pci_address_of(sys: SysFS, path: str) -> str | None:
@@ -66,8 +77,14 @@ def probe_rdma(sys: SysFS) -> list[RdmaDevice]:
     for name in sys.listdir("class/infiniband"):
         base = f"class/infiniband/{name}"
         node_type = sys.read(f"{base}/node_type")
-        out.append(RdmaDevice(name=name, pci_address=pci_address_of(sys, f"{base}/device"),
-                              node_type=node_type, ports=len(sys.listdir(f"{base}/ports"))))
+        out.append(
+            RdmaDevice(
+                name=name,
+                pci_address=pci_address_of(sys, f"{base}/device"),
+                node_type=node_type,
+                ports=len(sys.listdir(f"{base}/ports")),
+            )
+        )
     return out
 
 
@@ -87,4 +104,3 @@ def probe_net(sys: SysFS) -> tuple[list[NetInterface], list[RdmaDevice]]:
             continue
         nics.append(nic)
     return nics, rdma
-

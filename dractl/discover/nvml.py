@@ -29,18 +29,46 @@ from dractl.discover.report import Gpu, GpuHealth, Message, NvmlSystem, ProbeSta
 from dractl.discover.sysfs import SysFS
 
 # NVML_DEVICE_ARCH_* → the names the NVIDIA DRA driver publishes (go-nvlib spelling).
-ARCHITECTURES = {2: "Kepler", 3: "Maxwell", 4: "Pascal", 5: "Volta", 6: "Turing", 7: "Ampere",
-                 8: "Ada Lovelace", 9: "Hopper", 10: "Blackwell", 13: "Rubin", 0xFFFFFFFF: "Unknown"}
+ARCHITECTURES = {
+    2: "Kepler",
+    3: "Maxwell",
+    4: "Pascal",
+    5: "Volta",
+    6: "Turing",
+    7: "Ampere",
+    8: "Ada Lovelace",
+    9: "Hopper",
+    10: "Blackwell",
+    13: "Rubin",
+    0xFFFFFFFF: "Unknown",
+}
 # NVML_BRAND_* → go-nvlib's strings.
-BRANDS = {0: "Unknown", 1: "Quadro", 2: "Tesla", 3: "NVS", 4: "Grid", 5: "GeForce", 6: "Titan",
-          7: "NvidiaVApps", 8: "NvidiaVPC", 9: "NvidiaVCS", 10: "NvidiaVWS", 11: "NvidiaCloudGaming",
-          12: "QuadroRTX", 13: "NvidiaRTX", 14: "Nvidia", 15: "GeForceRTX", 16: "TitanRTX"}
+BRANDS = {
+    0: "Unknown",
+    1: "Quadro",
+    2: "Tesla",
+    3: "NVS",
+    4: "Grid",
+    5: "GeForce",
+    6: "Titan",
+    7: "NvidiaVApps",
+    8: "NvidiaVPC",
+    9: "NvidiaVCS",
+    10: "NvidiaVWS",
+    11: "NvidiaCloudGaming",
+    12: "QuadroRTX",
+    13: "NvidiaRTX",
+    14: "Nvidia",
+    15: "GeForceRTX",
+    16: "TitanRTX",
+}
 ADDRESSING_MODES = {0: "None", 1: "HMM", 2: "ATS"}
 HOPPER = 9
 TAINT_GPU_LOST = Taint("gpu.nvidia.com/gpu-lost", "NoSchedule")
 TAINT_UNMONITORED = Taint("gpu.nvidia.com/unmonitored", "None")
-HEALTH_FUNCTIONS = frozenset({"nvmlDeviceGetRetiredPagesPendingStatus", "nvmlDeviceGetRemappedRows",
-                              "nvmlDeviceGetTotalEccErrors"})
+HEALTH_FUNCTIONS = frozenset(
+    {"nvmlDeviceGetRetiredPagesPendingStatus", "nvmlDeviceGetRemappedRows", "nvmlDeviceGetTotalEccErrors"}
+)
 
 
 def import_pynvml() -> tuple[Any | None, str]:
@@ -58,9 +86,11 @@ def init_nvml(nv: Any) -> ProbeStatus:
         nv.nvmlInit()
     except nv.NVMLError as exc:
         code = error_code(exc)
-        hint = {LIBRARY_NOT_FOUND: "no NVIDIA driver is installed on this machine",
-                DRIVER_NOT_LOADED: "check that the nvidia module is built for the running kernel",
-                NO_PERMISSION: "run as root or as a member of the group that owns /dev/nvidia*"}.get(code)
+        hint = {
+            LIBRARY_NOT_FOUND: "no NVIDIA driver is installed on this machine",
+            DRIVER_NOT_LOADED: "check that the nvidia module is built for the running kernel",
+            NO_PERMISSION: "run as root or as a member of the group that owns /dev/nvidia*",
+        }.get(code)
         return ProbeStatus("nvml", False, describe(code) + (f" ({hint})" if hint else ""))
     except OSError as exc:
         return ProbeStatus("nvml", False, f"cannot load NVML: {exc}")
@@ -72,9 +102,11 @@ def probe_system(calls: Calls) -> NvmlSystem:
     cuda_text = f"{cuda // 1000}.{(cuda % 1000) // 10}" if isinstance(cuda, int) and cuda > 0 else None
     driver = calls.get("nvmlSystemGetDriverVersion", what="driver version")
     nvml_version = calls.get("nvmlSystemGetNVMLVersion", what="NVML version")
-    return NvmlSystem(driver_version=text(driver) if driver is not None else None,
-                      cuda_driver_version=cuda_text,
-                      nvml_version=text(nvml_version) if nvml_version is not None else None)
+    return NvmlSystem(
+        driver_version=text(driver) if driver is not None else None,
+        cuda_driver_version=cuda_text,
+        nvml_version=text(nvml_version) if nvml_version is not None else None,
+    )
 
 
 def probe_gpus(nv: Any, sys: SysFS, warn: Callable[[Message], None]) -> tuple[NvmlSystem, list[Gpu]]:
@@ -95,14 +127,25 @@ def _probe_one(nv: Any, sys: SysFS, index: int, warn: Callable[[Message], None])
     try:
         gpu = _probe_device(calls, sys, index, partial)
     except GpuLost as lost:
-        warn(Message("warning", "nvml", f"GPU {index}: {describe(15)} (during {lost}); "
-                     f"published with taint {TAINT_GPU_LOST.key}"))
+        warn(
+            Message(
+                "warning",
+                "nvml",
+                f"GPU {index}: {describe(15)} (during {lost}); published with taint {TAINT_GPU_LOST.key}",
+            )
+        )
         gpu = _lost_gpu(partial)
     for note in notes:
         warn(Message("warning", "nvml", f"GPU {index} ({gpu.uuid or 'unknown UUID'}): {note}"))
     if calls.denied & HEALTH_FUNCTIONS and not gpu.health.lost:
-        warn(Message("warning", "nvml", f"GPU {index}: health cannot be monitored without permission; "
-                     f"published with taint {TAINT_UNMONITORED.key}"))
+        warn(
+            Message(
+                "warning",
+                "nvml",
+                f"GPU {index}: health cannot be monitored without permission; "
+                f"published with taint {TAINT_UNMONITORED.key}",
+            )
+        )
         gpu = _with_taint(gpu, TAINT_UNMONITORED)
     return gpu
 
@@ -129,21 +172,27 @@ def _probe_device(calls: Calls, sys: SysFS, index: int, partial: dict[str, Any])
     active, total = _nvlinks(calls, h)
     cluster, clique = calls.fabric(h)
     return Gpu(
-        index=index, minor=partial["minor"], uuid=partial["uuid"],
+        index=index,
+        minor=partial["minor"],
+        uuid=partial["uuid"],
         name=_str(calls.get("nvmlDeviceGetName", h, what="product name")),
         brand=BRANDS.get(brand) if brand is not None else None,
         architecture=ARCHITECTURES.get(arch) if arch is not None else None,
         cuda_compute_capability=f"{cc[0]}.{cc[1]}" if cc is not None else None,
-        memory_bytes=memory_bytes, pci_bus_id=bus_id,
+        memory_bytes=memory_bytes,
+        pci_bus_id=bus_id,
         numa_node=_numa(calls, sys, h, bus_id),
         pcie_root=pcie_root(sys, bus_id) if bus_id else None,
         addressing_mode=ADDRESSING_MODES.get(mode) if mode is not None else None,
-        mig_capable=mig_capable, mig_enabled=mig_enabled,
+        mig_capable=mig_capable,
+        mig_enabled=mig_enabled,
         mig_pending=bool(int(mig[1]) == 1) if mig is not None else None,
         mig_profiles=profiles,
         mig_devices=probe_mig_devices(calls, h, profiles) if mig_enabled else (),
-        nvlinks_active=active, nvlinks_total=total,
-        fabric_clique_id=clique, fabric_cluster_uuid=cluster,
+        nvlinks_active=active,
+        nvlinks_total=total,
+        fabric_clique_id=clique,
+        fabric_cluster_uuid=cluster,
         health=_health(calls, h),
     )
 
@@ -185,11 +234,25 @@ def _health(calls: Calls, h: Any) -> GpuHealth:
 
 
 def _lost_gpu(partial: dict[str, Any]) -> Gpu:
-    return Gpu(index=partial["index"], minor=partial.get("minor"), uuid=partial.get("uuid"), name=None,
-               brand=None, architecture=None, cuda_compute_capability=None, memory_bytes=None,
-               pci_bus_id=partial.get("pci_bus_id"), numa_node=None, pcie_root=None,
-               addressing_mode=None, mig_capable=False, mig_enabled=False, mig_pending=None,
-               health=GpuHealth(lost=True), taints=(TAINT_GPU_LOST,))
+    return Gpu(
+        index=partial["index"],
+        minor=partial.get("minor"),
+        uuid=partial.get("uuid"),
+        name=None,
+        brand=None,
+        architecture=None,
+        cuda_compute_capability=None,
+        memory_bytes=None,
+        pci_bus_id=partial.get("pci_bus_id"),
+        numa_node=None,
+        pcie_root=None,
+        addressing_mode=None,
+        mig_capable=False,
+        mig_enabled=False,
+        mig_pending=None,
+        health=GpuHealth(lost=True),
+        taints=(TAINT_GPU_LOST,),
+    )
 
 
 def _with_taint(gpu: Gpu, taint: Taint) -> Gpu:

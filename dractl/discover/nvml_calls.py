@@ -113,12 +113,30 @@ class Calls:
         """``nvmlDeviceGetGpuInstancePossiblePlacements`` (count query, then fill)."""
         nv = self.nv
         count = ctypes.c_uint(0)
-        if self.get("nvmlDeviceGetGpuInstancePossiblePlacements", handle, profile_id, None,
-                    ctypes.pointer(count), what=f"MIG placements of profile {profile_id}") is None:
+        if (
+            self.get(
+                "nvmlDeviceGetGpuInstancePossiblePlacements",
+                handle,
+                profile_id,
+                None,
+                ctypes.pointer(count),
+                what=f"MIG placements of profile {profile_id}",
+            )
+            is None
+        ):
             return None
         array = (nv.c_nvmlGpuInstancePlacement_t * max(count.value, 1))()
-        if self.get("nvmlDeviceGetGpuInstancePossiblePlacements", handle, profile_id, array,
-                    ctypes.pointer(count), what=f"MIG placements of profile {profile_id}") is None:
+        if (
+            self.get(
+                "nvmlDeviceGetGpuInstancePossiblePlacements",
+                handle,
+                profile_id,
+                array,
+                ctypes.pointer(count),
+                what=f"MIG placements of profile {profile_id}",
+            )
+            is None
+        ):
             return None
         return [(int(array[i].start), int(array[i].size)) for i in range(count.value)]
 

@@ -33,13 +33,24 @@ MAX_FIXTURE_SIZE = 64 * 1024 * 1024  # a real recording is a few hundred KB
 _MAX_SLICE = 64  # MIG memory slices per GPU (8 on every GPU so far): placements end below this
 _CONSTANT_NAME = re.compile(r"NVML_[A-Z0-9_]{1,64}")
 # What pynvml returns for the scalar getters the probe uses (structs are checked where they are read).
-_INT_CALLS = frozenset({
-    "nvmlDeviceGetAddressingMode", "nvmlDeviceGetArchitecture", "nvmlDeviceGetBrand",
-    "nvmlDeviceGetComputeInstanceId", "nvmlDeviceGetGpuInstanceId", "nvmlDeviceGetMinorNumber",
-    "nvmlDeviceGetNvLinkState", "nvmlDeviceGetRetiredPagesPendingStatus", "nvmlDeviceGetTotalEccErrors",
-    "nvmlSystemGetCudaDriverVersion", *_COUNTS})
-_STR_CALLS = frozenset({"nvmlDeviceGetName", "nvmlDeviceGetUUID", "nvmlSystemGetDriverVersion",
-                        "nvmlSystemGetNVMLVersion"})
+_INT_CALLS = frozenset(
+    {
+        "nvmlDeviceGetAddressingMode",
+        "nvmlDeviceGetArchitecture",
+        "nvmlDeviceGetBrand",
+        "nvmlDeviceGetComputeInstanceId",
+        "nvmlDeviceGetGpuInstanceId",
+        "nvmlDeviceGetMinorNumber",
+        "nvmlDeviceGetNvLinkState",
+        "nvmlDeviceGetRetiredPagesPendingStatus",
+        "nvmlDeviceGetTotalEccErrors",
+        "nvmlSystemGetCudaDriverVersion",
+        *_COUNTS,
+    }
+)
+_STR_CALLS = frozenset(
+    {"nvmlDeviceGetName", "nvmlDeviceGetUUID", "nvmlSystemGetDriverVersion", "nvmlSystemGetNVMLVersion"}
+)
 _PAIR_CALLS = frozenset({"nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetMigMode"})
 
 
@@ -74,9 +85,14 @@ class Placement(ctypes.Structure):
 
 
 class FabricInfo(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint), ("clusterUuid", ctypes.c_uint8 * 16),
-                ("status", ctypes.c_int), ("cliqueId", ctypes.c_uint32), ("state", ctypes.c_uint8),
-                ("healthMask", ctypes.c_uint32)]
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("clusterUuid", ctypes.c_uint8 * 16),
+        ("status", ctypes.c_int),
+        ("cliqueId", ctypes.c_uint32),
+        ("state", ctypes.c_uint8),
+        ("healthMask", ctypes.c_uint32),
+    ]
 
 
 class Handle:
@@ -120,39 +136,58 @@ class FakeNvml:
             raise InputError("cannot read NVML fixture: no such file", where)
         raw = read_regular(path, MAX_FIXTURE_SIZE)
         if raw is None:
-            raise InputError(f"cannot read NVML fixture: not a readable regular file of at most "
-                             f"{MAX_FIXTURE_SIZE // 2**20} MB", where)
+            raise InputError(
+                f"cannot read NVML fixture: not a readable regular file of at most "
+                f"{MAX_FIXTURE_SIZE // 2**20} MB",
+                where,
+            )
         try:
             data = json.loads(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
-            raise InputError(f"not UTF-8: byte {exc.start} (0x{raw[exc.start]:02x}) is not valid UTF-8",
-                             where) from None
+            raise InputError(
+                f"not UTF-8: byte {exc.start} (0x{raw[exc.start]:02x}) is not valid UTF-8", where
+            ) from None
         except json.JSONDecodeError as exc:
             raise InputError(f"not JSON: {exc.msg}", SourcePos(str(path), 0, exc.lineno, exc.colno)) from exc
         except RecursionError:
             raise InputError("not an NVML fixture: nested too deep", where) from None
-        if (not isinstance(data, dict) or data.get("format") != FORMAT
-                or not isinstance(data.get("calls"), dict)):
-            raise InputError(f"not an NVML fixture (expected \"format\": \"{FORMAT}\" and \"calls\")",
-                             where, "format")
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != FORMAT
+            or not isinstance(data.get("calls"), dict)
+        ):
+            raise InputError(
+                f'not an NVML fixture (expected "format": "{FORMAT}" and "calls")', where, "format"
+            )
         for name, table in data["calls"].items():
             if not isinstance(table, dict):
-                raise InputError(f"calls.{name} must be a mapping of arguments to answers, not "
-                                 f"{type(table).__name__}", where, f"calls.{name}")
+                raise InputError(
+                    f"calls.{name} must be a mapping of arguments to answers, not {type(table).__name__}",
+                    where,
+                    f"calls.{name}",
+                )
         constants = data.get("constants", {})
         if not isinstance(constants, dict):
-            raise InputError(f"constants must be a mapping, not {type(constants).__name__}", where,
-                             "constants")
+            raise InputError(
+                f"constants must be a mapping, not {type(constants).__name__}", where, "constants"
+            )
         for name, value in constants.items():
             if not _CONSTANT_NAME.fullmatch(name) or not _is_int(value) or not 0 <= value <= _MAX_COUNT:
-                raise InputError("a constant must be an NVML_ name with an integer value from 0 to "
-                                 f"{_MAX_COUNT}", where, f"constants.{name}")
+                raise InputError(
+                    f"a constant must be an NVML_ name with an integer value from 0 to {_MAX_COUNT}",
+                    where,
+                    f"constants.{name}",
+                )
         return cls(data, path)
 
     def malformed(self, exc: Exception) -> InputError:
         """The input error for a recorded answer the probe could not use (wrong type or shape)."""
-        return InputError(f"a recorded NVML answer has the wrong type or shape ({type(exc).__name__}: {exc}; "
-                          f"last call replayed: {self.last_call or 'none'})", SourcePos(self.path), "calls")
+        return InputError(
+            f"a recorded NVML answer has the wrong type or shape ({type(exc).__name__}: {exc}; "
+            f"last call replayed: {self.last_call or 'none'})",
+            SourcePos(self.path),
+            "calls",
+        )
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("NVML_") and name in self.__dict__.get("constants", {}):
@@ -189,26 +224,38 @@ class FakeNvml:
                 raise InputError("recorded fabric info is not a mapping", where, f"calls.{name}")
             for field, value in answer.items():
                 if field == "clusterUuid":
-                    if not (isinstance(value, list) and len(value) == 16
-                            and all(_is_int(b) and 0 <= b < 256 for b in value)):
+                    if not (
+                        isinstance(value, list)
+                        and len(value) == 16
+                        and all(_is_int(b) and 0 <= b < 256 for b in value)
+                    ):
                         raise InputError("clusterUuid is not 16 bytes", where, f"calls.{name}.clusterUuid")
                     info.clusterUuid[:] = list(value)
                 elif field in _FABRIC_FIELDS:  # only the struct's own fields, only integers
                     if not _is_int(value) or not 0 <= value < 2**32:
-                        raise InputError(f"{value!r} is not a 32-bit unsigned integer", where,
-                                         f"calls.{name}.{field}")
+                        raise InputError(
+                            f"{value!r} is not a 32-bit unsigned integer", where, f"calls.{name}.{field}"
+                        )
                     setattr(info, field, value)
             return 0
         array, count = outs
         if not isinstance(answer, list):
             raise InputError("recorded placements are not a list", where, f"calls.{name}")
         for i, p in enumerate(answer):
-            if not (isinstance(p, dict) and _is_int(p.get("start")) and _is_int(p.get("size"))
-                    and 0 <= p["start"] < _MAX_SLICE and 0 < p["size"] <= _MAX_SLICE - p["start"]):
-                raise InputError(f"placement {i} is not {{start, size}} within {_MAX_SLICE} memory slices",
-                                 where, f"calls.{name}[{i}]")
+            if not (
+                isinstance(p, dict)
+                and _is_int(p.get("start"))
+                and _is_int(p.get("size"))
+                and 0 <= p["start"] < _MAX_SLICE
+                and 0 < p["size"] <= _MAX_SLICE - p["start"]
+            ):
+                raise InputError(
+                    f"placement {i} is not {{start, size}} within {_MAX_SLICE} memory slices",
+                    where,
+                    f"calls.{name}[{i}]",
+                )
         if array is not None:
-            for i, p in enumerate(answer[:len(array)]):
+            for i, p in enumerate(answer[: len(array)]):
                 array[i].start, array[i].size = p["start"], p["size"]
         count.contents.value = len(answer)
         return 0
@@ -255,16 +302,25 @@ class RecordingNvml:
         key = _argkey(inputs, self._key_of)
         table = self.calls.setdefault(name, {})
         try:
-            result = gpu_instance_info(self._real, *args) if name == "nvmlGpuInstanceGetInfo" \
+            result = (
+                gpu_instance_info(self._real, *args)
+                if name == "nvmlGpuInstanceGetInfo"
                 else fn(*args, **kwargs)
+            )
         except self._real.NVMLError as exc:
             table[key] = {"$error": int(exc.value)}
             raise
-        if name in ("nvmlDeviceGetHandleByIndex", "nvmlDeviceGetMigDeviceHandleByIndex",
-                    "nvmlDeviceGetGpuInstanceById"):
+        if name in (
+            "nvmlDeviceGetHandleByIndex",
+            "nvmlDeviceGetMigDeviceHandleByIndex",
+            "nvmlDeviceGetGpuInstanceById",
+        ):
             parent = self._key_of(args[0]) if name != "nvmlDeviceGetHandleByIndex" else None
-            prefix = {"nvmlDeviceGetHandleByIndex": "gpu", "nvmlDeviceGetMigDeviceHandleByIndex": "mig",
-                      "nvmlDeviceGetGpuInstanceById": "gi"}[name]
+            prefix = {
+                "nvmlDeviceGetHandleByIndex": "gpu",
+                "nvmlDeviceGetMigDeviceHandleByIndex": "mig",
+                "nvmlDeviceGetGpuInstanceById": "gi",
+            }[name]
             handle_key = f"{parent}.{prefix}{args[-1]}" if parent else f"{prefix}{args[-1]}"
             address = ctypes.cast(result, ctypes.c_void_p).value
             if address is not None:
@@ -273,8 +329,10 @@ class RecordingNvml:
         elif name == "nvmlDeviceGetGpuInstancePossiblePlacements":
             array, count = all_args[-2:]
             if array is not None:
-                table[key] = [{"start": int(array[i].start), "size": int(array[i].size)}
-                              for i in range(count.contents.value)]
+                table[key] = [
+                    {"start": int(array[i].start), "size": int(array[i].size)}
+                    for i in range(count.contents.value)
+                ]
         elif name == "nvmlDeviceGetGpuFabricInfoV":
             table[key] = self._plain(getattr(all_args[-1], "_obj", all_args[-1]))
         else:

@@ -19,8 +19,18 @@ from dractl.discover.report import MigDevice, MigPlacement, MigProfile
 MAX_SLICES = 64
 
 # Profile-index suffixes NVML's own names carry (nvml.h NVML_GPU_INSTANCE_PROFILE_*_REV1/_GFX/…).
-_SUFFIX = {0x7: "+me", 0x8: "+me", 0xA: "+gfx", 0xB: "+gfx", 0xC: "+gfx", 0xD: "-me", 0xE: "-me",
-           0xF: "+me.all", 0x10: "+me.all", 0x11: "+gfx"}
+_SUFFIX = {
+    0x7: "+me",
+    0x8: "+me",
+    0xA: "+gfx",
+    0xB: "+gfx",
+    0xC: "+gfx",
+    0xD: "-me",
+    0xE: "-me",
+    0xF: "+me.all",
+    0x10: "+me.all",
+    0x11: "+gfx",
+}
 
 
 def profile_name(index: int, slices: int, memory_mib: int, total_bytes: int | None) -> str:
@@ -54,13 +64,23 @@ def probe_mig_profiles(calls: Calls, h: Any, total_bytes: int | None) -> tuple[M
         if not name:
             name = profile_name(index, int(info.sliceCount), memory_mib, total_bytes)
         placements = calls.placements(h, int(info.id)) or []
-        out.append(MigProfile(
-            index=index, id=int(info.id), name=name, slice_count=int(info.sliceCount),
-            instance_count=int(info.instanceCount), multiprocessors=int(info.multiprocessorCount),
-            copy_engines=int(info.copyEngineCount), decoders=int(info.decoderCount),
-            encoders=int(info.encoderCount), jpeg_engines=int(info.jpegCount),
-            ofa_engines=int(info.ofaCount), memory_mib=memory_mib,
-            placements=tuple(MigPlacement(s, z) for s, z in placements)))
+        out.append(
+            MigProfile(
+                index=index,
+                id=int(info.id),
+                name=name,
+                slice_count=int(info.sliceCount),
+                instance_count=int(info.instanceCount),
+                multiprocessors=int(info.multiprocessorCount),
+                copy_engines=int(info.copyEngineCount),
+                decoders=int(info.decoderCount),
+                encoders=int(info.encoderCount),
+                jpeg_engines=int(info.jpegCount),
+                ofa_engines=int(info.ofaCount),
+                memory_mib=memory_mib,
+                placements=tuple(MigPlacement(s, z) for s, z in placements),
+            )
+        )
     return tuple(out)
 
 
@@ -76,8 +96,11 @@ def probe_mig_devices(calls: Calls, h: Any, profiles: tuple[MigProfile, ...]) ->
         ci_id = calls.get("nvmlDeviceGetComputeInstanceId", mh, what=f"MIG device {j} compute instance")
         memory = calls.get("nvmlDeviceGetMemoryInfo", mh, what=f"MIG device {j} memory")
         profile = placement = None
-        gi = calls.get("nvmlDeviceGetGpuInstanceById", h, gi_id, what=f"GPU instance {gi_id}") \
-            if gi_id is not None else None
+        gi = (
+            calls.get("nvmlDeviceGetGpuInstanceById", h, gi_id, what=f"GPU instance {gi_id}")
+            if gi_id is not None
+            else None
+        )
         if gi is not None:
             info = _instance_info(calls, gi, gi_id)
             if info is not None:
@@ -85,11 +108,16 @@ def probe_mig_devices(calls: Calls, h: Any, profiles: tuple[MigProfile, ...]) ->
                 start, size = int(info.placement.start), int(info.placement.size)
                 if 0 <= start < MAX_SLICES and 0 < size <= MAX_SLICES - start:  # else: unknown (warned)
                     placement = MigPlacement(start, size)
-        out.append(MigDevice(uuid=text(calls.get("nvmlDeviceGetUUID", mh, what=f"MIG device {j} UUID")
-                                       or ""),
-                             gpu_instance_id=int(gi_id or 0), compute_instance_id=int(ci_id or 0),
-                             profile=profile, placement=placement,
-                             memory_bytes=int(memory.total) if memory is not None else None))
+        out.append(
+            MigDevice(
+                uuid=text(calls.get("nvmlDeviceGetUUID", mh, what=f"MIG device {j} UUID") or ""),
+                gpu_instance_id=int(gi_id or 0),
+                compute_instance_id=int(ci_id or 0),
+                profile=profile,
+                placement=placement,
+                memory_bytes=int(memory.total) if memory is not None else None,
+            )
+        )
     return tuple(out)
 
 

@@ -67,8 +67,9 @@ def probe_device(sys: SysFS, address: str, names: PciIds | None) -> PciDevice:
     base = f"{PCI_DEVICES}/{address}"
     vendor, device = _hex(sys, f"{base}/vendor"), _hex(sys, f"{base}/device")
     group = _link_name(sys, f"{base}/iommu_group")
-    virtfns = sorted((n for n in sys.listdir(base) if re.fullmatch(r"virtfn\d+", n)),
-                     key=lambda n: int(n[6:]))
+    virtfns = sorted(
+        (n for n in sys.listdir(base) if re.fullmatch(r"virtfn\d+", n)), key=lambda n: int(n[6:])
+    )
     return PciDevice(
         address=address,
         vendor_id=vendor,
@@ -97,8 +98,9 @@ def probe_pci(sys: SysFS, names: PciIds | None = None) -> list[PciDevice]:
 class PciIds:
     """Vendor and device names from a pci.ids file (only the entries asked for are kept)."""
 
-    def __init__(self, vendors: dict[str, str], devices: dict[tuple[str, str], str],
-                 source: str | None = None) -> None:
+    def __init__(
+        self, vendors: dict[str, str], devices: dict[tuple[str, str], str], source: str | None = None
+    ) -> None:
         self.vendors = vendors
         self.devices = devices
         self.source = source

@@ -86,10 +86,15 @@ class GpuHealth:
     def summary(self) -> str:
         if self.lost:
             return "lost"
-        problems = [name for name, bad in (("row-remap-failure", self.remapped_rows_failure),
-                                            ("row-remap-pending", self.remapped_rows_pending),
-                                            ("retired-pages-pending", self.retired_pages_pending))
-                    if bad]
+        problems = [
+            name
+            for name, bad in (
+                ("row-remap-failure", self.remapped_rows_failure),
+                ("row-remap-pending", self.remapped_rows_pending),
+                ("retired-pages-pending", self.retired_pages_pending),
+            )
+            if bad
+        ]
         if self.ecc_uncorrected_volatile:
             problems.append(f"ecc-uncorrected={self.ecc_uncorrected_volatile}")
         return ",".join(problems) or "ok"

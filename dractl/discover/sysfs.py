@@ -106,7 +106,8 @@ class SysFS:
                 for name, kind in self.recording.listings[real].items():
                     if kind == "link":
                         self.recording.links[f"{real}/{name}" if real else name] = os.readlink(
-                            self._abs(rel) / name)
+                            self._abs(rel) / name
+                        )
         return names
 
     def realpath(self, rel: str) -> str | None:
@@ -117,7 +118,7 @@ class SysFS:
             return ""
         if not real.startswith(root + os.sep):
             return None
-        return real[len(root) + 1:]
+        return real[len(root) + 1 :]
 
     def _note_links(self, rel: str) -> None:
         """Record every symlink met while resolving ``rel`` (so a capture can rebuild it)."""

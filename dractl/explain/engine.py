@@ -107,8 +107,13 @@ def explain(world: World, spec: TargetSpec, options: ExplainOptions) -> Explanat
     warnings: list[str] = []
     state = AllocatedState.from_claims(world.claims)
     allocator = Allocator(
-        world.device_classes, world.slices, options.features, allocated=state, taint_rules=world.taint_rules,
-        implementation=options.allocator, share_ids=dry_run_share_ids(),
+        world.device_classes,
+        world.slices,
+        options.features,
+        allocated=state,
+        taint_rules=world.taint_rules,
+        implementation=options.allocator,
+        share_ids=dry_run_share_ids(),
     )
     results: list[NodeExplanation] = []
     scheduler_error: str | None = None
@@ -280,6 +285,8 @@ def _context(world: World, options: ExplainOptions) -> dict[str, object]:
         "sources": list(world.sources),
         "whatIf": options.whatif.to_dict(),
         "node": options.node,
-        "allocator": {"requested": options.allocator,
-                      "implementation": choose(options.features, options.allocator)},
+        "allocator": {
+            "requested": options.allocator,
+            "implementation": choose(options.features, options.allocator),
+        },
     }

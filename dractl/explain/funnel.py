@@ -201,8 +201,18 @@ def _funnel(
     if ctx.failed and blocked is None and not count.chosen and needed is not None and 0 < remaining < needed:
         # Nothing rejected enough devices to block: there were too few candidates to begin with.
         blocked = blocking(
-            Blocked(ctx.catalog, ctx.node, "too-few-devices", needed, count.considered, remaining, (), (),
-                    cls, selectors)
+            Blocked(
+                ctx.catalog,
+                ctx.node,
+                "too-few-devices",
+                needed,
+                count.considered,
+                remaining,
+                (),
+                (),
+                cls,
+                selectors,
+            )
         )
     if ctx.failed and blocked is None and not count.chosen and count.considered == 0:
         blocked = blocking(

@@ -42,8 +42,9 @@ class Inputs:
     overrides: tuple[str, ...]
 
 
-def world_sources(files: Sequence[str], snapshot: str | None, command: str = COMMAND,
-                  cluster: WorldSource | None = None) -> list[WorldSource]:
+def world_sources(
+    files: Sequence[str], snapshot: str | None, command: str = COMMAND, cluster: WorldSource | None = None
+) -> list[WorldSource]:
     """The sources of the world: the snapshot and files, else ``cluster`` (a live cluster);
     UsageError (naming ``command``) when there is none."""
     sources: list[WorldSource] = []
@@ -54,8 +55,9 @@ def world_sources(files: Sequence[str], snapshot: str | None, command: str = COM
     if not sources and cluster is not None:
         sources.append(cluster)
     if not sources:
-        raise UsageError(NO_WORLD.replace("to explain against", "to work on") if command != COMMAND
-                         else NO_WORLD, command)
+        raise UsageError(
+            NO_WORLD.replace("to explain against", "to work on") if command != COMMAND else NO_WORLD, command
+        )
     return sources
 
 
@@ -185,8 +187,11 @@ def with_workload_pod(world: World, files: Sequence[str], ref: str | None, names
         raw = doc.raw
         given = raw.get("metadata")
         meta = given if isinstance(given, dict) else {}
-        if not is_workload(str(raw.get("apiVersion") or ""), str(raw.get("kind") or "")) \
-                or meta.get("name") != name or (meta.get("namespace") or namespace) != ns:
+        if (
+            not is_workload(str(raw.get("apiVersion") or ""), str(raw.get("kind") or ""))
+            or meta.get("name") != name
+            or (meta.get("namespace") or namespace) != ns
+        ):
             continue
         templates = pod_templates(raw)
         if templates:

@@ -37,10 +37,17 @@ class SelectorCheckReport:
 
     def to_dict(self) -> dict[str, Any]:
         accepted = sum(1 for r in self.results if r.ok)
-        return {"apiVersion": API_VERSION, "kind": "SelectorCheckReport",
-                "items": [r.to_dict() for r in self.results],
-                "summary": {"kubeVersion": self.kube_version, "selectors": len(self.results),
-                            "accepted": accepted, "rejected": len(self.results) - accepted}}
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "SelectorCheckReport",
+            "items": [r.to_dict() for r in self.results],
+            "summary": {
+                "kubeVersion": self.kube_version,
+                "selectors": len(self.results),
+                "accepted": accepted,
+                "rejected": len(self.results) - accepted,
+            },
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,18 +71,26 @@ class SelectorEvalReport:
         combine the same way), in input order: ``-o name``."""
         if not self.results or any(r.compile_error for r in self.results):
             return []
-        matched = [{(o.device.driver, o.device.pool, o.device.name) for o in r.outcomes if o.matches}
-                   for r in self.results]
+        matched = [
+            {(o.device.driver, o.device.pool, o.device.name) for o in r.outcomes if o.matches}
+            for r in self.results
+        ]
         first = [(o.device.driver, o.device.pool, o.device.name) for o in self.results[0].outcomes]
         return ["/".join(key) for key in first if all(key in m for m in matched)]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"apiVersion": API_VERSION, "kind": "SelectorEvalReport",
-                "items": [r.to_dict() for r in self.results],
-                "summary": {"kubeVersion": self.kube_version, "selectors": len(self.results),
-                            "devices": self.devices,
-                            "compileErrors": sum(1 for r in self.results if r.compile_error),
-                            "runtimeErrors": sum(r.errors for r in self.results)}}
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "SelectorEvalReport",
+            "items": [r.to_dict() for r in self.results],
+            "summary": {
+                "kubeVersion": self.kube_version,
+                "selectors": len(self.results),
+                "devices": self.devices,
+                "compileErrors": sum(1 for r in self.results if r.compile_error),
+                "runtimeErrors": sum(r.errors for r in self.results),
+            },
+        }
 
 
 def slice_devices(docs: Iterable[Any]) -> tuple[list[Device], dict[int, str], list[InputError]]:

@@ -95,14 +95,16 @@ class Inventory:
         """What the release's gates make the allocator ignore in this world (said once per view)."""
         out = []
         f = self.features
-        if not f.device_taints and (self.world.taint_rules or any(d.taints for s in self.world.slices
-                                                                  for d in s.devices)):
+        if not f.device_taints and (
+            self.world.taint_rules or any(d.taints for s in self.world.slices for d in s.devices)
+        ):
             out.append("DRADeviceTaints is off in this release: the allocator ignores device taints")
         elif self.world.taint_rules and not f.device_taint_rules:
             out.append("DRADeviceTaintRules is off in this release: DeviceTaintRules taint nothing")
         if not f.partitionable_devices and any(s.shared_counters for s in self.world.slices):
-            out.append("DRAPartitionableDevices is off in this release: slices with shared counters are "
-                       "ignored")
+            out.append(
+                "DRAPartitionableDevices is off in this release: slices with shared counters are ignored"
+            )
         return out
 
     # ------------------------------------------------------------------ nodes
@@ -163,8 +165,9 @@ class Inventory:
         the reachable slices and counter sets; None when the node cannot use the pool."""
         node_obj = self.node(node) if node is not None else None
         try:
-            found = pool_mod.gather(group.slices, node_obj, self.features, self.allocator.all_slices,
-                                    stable=self.allocator.stable)
+            found = pool_mod.gather(
+                group.slices, node_obj, self.features, self.allocator.all_slices, stable=self.allocator.stable
+            )
         except pool_mod.PoolError:
             return None
         return next((p for p in found if p.driver == group.driver and p.name == group.name), None)

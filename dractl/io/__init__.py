@@ -14,6 +14,12 @@ from dractl.io.snapshot import read_snapshot, write_snapshot
 from dractl.io.snapshot_header import SNAPSHOT_API_VERSION, SNAPSHOT_KIND
 
 __all__ = [
-    "DEFAULT_MAX_INPUT_SIZE", "SNAPSHOT_API_VERSION", "SNAPSHOT_KIND", "LoadResult", "LoadedDoc",
-    "load_paths", "read_snapshot", "write_snapshot",
+    "DEFAULT_MAX_INPUT_SIZE",
+    "SNAPSHOT_API_VERSION",
+    "SNAPSHOT_KIND",
+    "LoadResult",
+    "LoadedDoc",
+    "load_paths",
+    "read_snapshot",
+    "write_snapshot",
 ]

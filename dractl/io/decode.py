@@ -24,8 +24,12 @@ DEFAULT_MAX_INPUT_SIZE = 512 * 1024 * 1024
 _BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
-_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
-         (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
 
 
 def human_size(n: int) -> str:
@@ -44,32 +48,42 @@ def decode(data: bytes, name: str) -> str:
     """UTF-8 bytes to text; InputError for other encodings, binary data and control characters."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            raise InputError(f"not UTF-8: the input starts with a {encoding} byte-order mark "
-                             f"(convert it, e.g. iconv -f {encoding} -t UTF-8)", SourcePos(name, 0, 1, 1))
+            raise InputError(
+                f"not UTF-8: the input starts with a {encoding} byte-order mark "
+                f"(convert it, e.g. iconv -f {encoding} -t UTF-8)",
+                SourcePos(name, 0, 1, 1),
+            )
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
     nul = data.find(b"\0")
     if nul >= 0:
         line, col = _line_col(data.decode("latin-1"), nul)
-        raise InputError("binary data, not YAML or JSON text (NUL byte; UTF-16 without a byte-order mark?)",
-                         SourcePos(name, 0, line, col))
+        raise InputError(
+            "binary data, not YAML or JSON text (NUL byte; UTF-16 without a byte-order mark?)",
+            SourcePos(name, 0, line, col),
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line, col = _line_col(data[:e.start].decode("utf-8", "replace"), e.start)
-        bad = data[e.start:e.start + 1].hex()
-        raise InputError(f"not UTF-8: byte 0x{bad} is not valid UTF-8 (binary data, or another "
-                         "encoding such as Latin-1?)", SourcePos(name, 0, line, col)) from None
+        line, col = _line_col(data[: e.start].decode("utf-8", "replace"), e.start)
+        bad = data[e.start : e.start + 1].hex()
+        raise InputError(
+            f"not UTF-8: byte 0x{bad} is not valid UTF-8 (binary data, or another encoding such as Latin-1?)",
+            SourcePos(name, 0, line, col),
+        ) from None
     m = _BAD_CHAR.search(text)
     if m is not None:
         line, col = _line_col(text, m.start())
-        raise InputError(f"control character U+{ord(m.group()):04X} is not allowed in YAML/JSON text "
-                         "(binary data?)", SourcePos(name, 0, line, col))
+        raise InputError(
+            f"control character U+{ord(m.group()):04X} is not allowed in YAML/JSON text (binary data?)",
+            SourcePos(name, 0, line, col),
+        )
     return text
 
 
-def parse_text(text: str, name: str, is_json: bool,
-               source: SourceText) -> tuple[list[Document], InputError | None]:
+def parse_text(
+    text: str, name: str, is_json: bool, source: SourceText
+) -> tuple[list[Document], InputError | None]:
     """Parse every document; the error (if any) is the first problem, as a one-line InputError.
     Documents before a YAML syntax error are still returned."""
     if not text.strip():
@@ -87,8 +101,10 @@ def _input_error(err: ParseError, text: str, name: str) -> InputError:
     template = _TEMPLATE.search(text)
     if template is not None:  # a template rarely parses; say why, not where libyaml gave up
         line, col = _line_col(text, template.start())
-        return InputError(f"not YAML: looks like a Go template ({template.group()[:40]} at line {line}); "
-                          "render it first", SourcePos(name, err.document, line, col))
+        return InputError(
+            f"not YAML: looks like a Go template ({template.group()[:40]} at line {line}); render it first",
+            SourcePos(name, err.document, line, col),
+        )
     return InputError(err.message, SourcePos(name, err.document, err.line, err.column))
 
 
@@ -166,8 +182,9 @@ def _too_deep(value: Any) -> str | None:
     return None
 
 
-def _json_duplicates(value: Any, document: int, dup_maps: dict[int, list[str]],
-                     source: SourceText) -> list[tuple[str, int, int]]:
+def _json_duplicates(
+    value: Any, document: int, dup_maps: dict[int, list[str]], source: SourceText
+) -> list[tuple[str, int, int]]:
     out = []
     for path, node in _walk(value):
         for key in dup_maps.get(id(node), ()) if isinstance(node, dict) else ():

@@ -28,8 +28,9 @@ YAML_SUFFIXES = (".yaml", ".yml", ".json")
 TEMPLATE_SUFFIXES = (".tmpl", ".tpl", ".gotmpl", ".j2", ".jinja", ".jinja2")
 
 
-def load_paths(paths: Sequence[str], *, max_input_size: int = DEFAULT_MAX_INPUT_SIZE,
-               stdin: BinaryIO | None = None) -> LoadResult:
+def load_paths(
+    paths: Sequence[str], *, max_input_size: int = DEFAULT_MAX_INPUT_SIZE, stdin: BinaryIO | None = None
+) -> LoadResult:
     """Load files, directories (recursively: ``*.yaml``, ``*.yml``, ``*.json``, sorted, hidden
     directories skipped) and ``-`` (stdin; ``sys.stdin.buffer`` when ``stdin`` is None).
 
@@ -58,8 +59,11 @@ def load_paths(paths: Sequence[str], *, max_input_size: int = DEFAULT_MAX_INPUT_
                 except RecursionError:  # the parsers bound depth; this is the last line of defence
                     result.errors.append(InputError("nesting too deep to read", SourcePos(file)))
                 except MemoryError:
-                    result.errors.append(InputError("not enough memory to read this input "
-                                                    "(lower --max-input-size?)", SourcePos(file)))
+                    result.errors.append(
+                        InputError(
+                            "not enough memory to read this input (lower --max-input-size?)", SourcePos(file)
+                        )
+                    )
     return result
 
 
@@ -68,8 +72,9 @@ def _expand(path: str, result: LoadResult) -> list[str]:
     if os.path.isdir(path):
         files = _walk(path, result)
         if not files:
-            result.errors.append(InputError("no *.yaml, *.yml or *.json files in this directory",
-                                            SourcePos(path)))
+            result.errors.append(
+                InputError("no *.yaml, *.yml or *.json files in this directory", SourcePos(path))
+            )
         return files
     if not os.path.exists(path):
         result.errors.append(InputError("no such file or directory", SourcePos(path)))
@@ -83,9 +88,11 @@ def _walk(root: str, result: LoadResult) -> list[str]:
     pipes, sockets and devices are never opened (reading one could block forever): each is an
     input error saying it was skipped, as is a dangling link, so every walked path is accounted
     for.  Hidden directories (``.git``…) are not walked."""
+
     def onerror(err: OSError) -> None:
-        result.errors.append(InputError(f"cannot read directory: {err.strerror}",
-                                        SourcePos(err.filename or root)))
+        result.errors.append(
+            InputError(f"cannot read directory: {err.strerror}", SourcePos(err.filename or root))
+        )
 
     found: list[str] = []
     visited: set[tuple[int, int]] = set()
@@ -112,8 +119,12 @@ def _walk(root: str, result: LoadResult) -> list[str]:
     return sorted(found)
 
 
-_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 
 def _not_regular(path: str) -> str | None:
@@ -135,8 +146,11 @@ def _not_regular(path: str) -> str | None:
 def _load_file(path: str, limit: int, result: LoadResult, splitter: Splitter, *, named: bool) -> None:
     result.files.append(path)
     if named and path.lower().endswith(TEMPLATE_SUFFIXES):
-        result.errors.append(InputError(
-            "not YAML: a template file (render it first, e.g. with helm template)", SourcePos(path)))
+        result.errors.append(
+            InputError(
+                "not YAML: a template file (render it first, e.g. with helm template)", SourcePos(path)
+            )
+        )
         return
     try:
         data = _read_limited(path, limit)
@@ -188,8 +202,11 @@ def _read_limited(path: str, limit: int) -> bytes:
 
 def _too_big(name: str, size: int, limit: int, *, at_least: bool = False) -> InputError:
     more = "more than " if at_least else ""
-    return InputError(f"input is {more}{human_size(size)}, over the {human_size(limit)} limit "
-                      "(raise it with --max-input-size)", SourcePos(name))
+    return InputError(
+        f"input is {more}{human_size(size)}, over the {human_size(limit)} limit "
+        "(raise it with --max-input-size)",
+        SourcePos(name),
+    )
 
 
 def _reread(path: str, limit: int) -> str:
@@ -213,8 +230,9 @@ def _load_stdin(stdin: BinaryIO | None, limit: int, result: LoadResult, splitter
     _load_bytes("-", data, result, splitter, None)
 
 
-def _load_bytes(name: str, data: bytes, result: LoadResult, splitter: Splitter,
-                reread: Callable[[], str] | None) -> None:
+def _load_bytes(
+    name: str, data: bytes, result: LoadResult, splitter: Splitter, reread: Callable[[], str] | None
+) -> None:
     try:
         text = decode(data, name)
     except InputError as e:

@@ -134,7 +134,7 @@ def _bracket(path: str, i: int, parts: list[tuple[str, bool]]) -> int:
         end = path.find(quote, i + 1)
         if end < 0:
             end = len(path)
-        parts.append((path[i + 1:end], True))
+        parts.append((path[i + 1 : end], True))
         close = path.find("]", end)
         return len(path) if close < 0 else close + 1
     close = path.find("]", i)

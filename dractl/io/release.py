@@ -49,13 +49,19 @@ def parse_kube_version(text: str, command: str | None = None) -> KubeVersion:
     match = _VERSION.match(text.strip())
     supported = ", ".join(SUPPORTED_KUBE_VERSIONS)
     if match is None:
-        raise UsageError(f'invalid argument "{text}" for "{KUBE_VERSION_FLAG}" flag: expected a '
-                         f"Kubernetes release such as 1.35, v1.35, 1.35.2 or v1.35.2", command)
+        raise UsageError(
+            f'invalid argument "{text}" for "{KUBE_VERSION_FLAG}" flag: expected a '
+            f"Kubernetes release such as 1.35, v1.35, 1.35.2 or v1.35.2",
+            command,
+        )
     major, minor, patch = match.groups()
     version = f"{int(major)}.{int(minor)}"
     if version not in SUPPORTED_KUBE_VERSIONS:
-        raise UsageError(f'invalid argument "{text}" for "{KUBE_VERSION_FLAG}" flag: unsupported '
-                         f"Kubernetes release {version}; one of: {supported}", command)
+        raise UsageError(
+            f'invalid argument "{text}" for "{KUBE_VERSION_FLAG}" flag: unsupported '
+            f"Kubernetes release {version}; one of: {supported}",
+            command,
+        )
     return KubeVersion(version, None if patch is None else int(patch))
 
 
@@ -72,9 +78,14 @@ class Release:
     source: str = "default"
 
 
-def resolve_release(kube_version: str | KubeVersion | None = None, feature_gates: str | None = None,
-                    header: SnapshotHeader | None = None, *, command: str | None = None,
-                    warn: Callable[[str], None] = _no_warn) -> Release:
+def resolve_release(
+    kube_version: str | KubeVersion | None = None,
+    feature_gates: str | None = None,
+    header: SnapshotHeader | None = None,
+    *,
+    command: str | None = None,
+    warn: Callable[[str], None] = _no_warn,
+) -> Release:
     """The release and gates from ``--kube-version``, ``--feature-gates`` and a snapshot
     header (or a live cluster's, built as a :class:`SnapshotHeader`); None means "not given".
     Raises UsageError for a bad flag; warns (``warn``) about a header version dractl does not
@@ -91,13 +102,18 @@ def resolve_release(kube_version: str | KubeVersion | None = None, feature_gates
             raise UsageError(f"{FEATURE_GATES_FLAG}: {e}", command) from None
         overrides = tuple(p.strip() for p in feature_gates.split(",") if p.strip())
         for gate in features.locked_overrides(version):
-            warn(f"feature gate {gate} is locked in Kubernetes {version}; a real cluster ignores the "
-                 "override")
+            warn(
+                f"feature gate {gate} is locked in Kubernetes {version}; a real cluster ignores the override"
+            )
     return Release(version, features, overrides, patch, source)
 
 
-def _version(flag: str | KubeVersion | None, header: SnapshotHeader | None, command: str | None,
-             warn: Callable[[str], None]) -> tuple[str, int | None, str]:
+def _version(
+    flag: str | KubeVersion | None,
+    header: SnapshotHeader | None,
+    command: str | None,
+    warn: Callable[[str], None],
+) -> tuple[str, int | None, str]:
     if flag is not None:
         parsed = flag if isinstance(flag, KubeVersion) else parse_kube_version(flag, command)
         return parsed.minor, parsed.patch, "flag"
@@ -105,8 +121,10 @@ def _version(flag: str | KubeVersion | None, header: SnapshotHeader | None, comm
     if minor is None:
         return DEFAULT_KUBE_VERSION, None, "default"
     if minor not in SUPPORTED_KUBE_VERSIONS:
-        warn(f"the snapshot is from Kubernetes {header.server_version if header else minor}, which "
-             f"dractl has no rules for; using {DEFAULT_KUBE_VERSION} (set {KUBE_VERSION_FLAG})")
+        warn(
+            f"the snapshot is from Kubernetes {header.server_version if header else minor}, which "
+            f"dractl has no rules for; using {DEFAULT_KUBE_VERSION} (set {KUBE_VERSION_FLAG})"
+        )
         return DEFAULT_KUBE_VERSION, None, "default"
     return minor, None, "snapshot"
 

@@ -23,8 +23,15 @@ from dractl.io.documents import LoadResult
 from dractl.io.loader import load_paths
 from dractl.io.snapshot_header import SNAPSHOT_API_VERSION, SNAPSHOT_KIND
 
-KIND_ORDER = ("DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule",
-              "Node", "Pod")
+KIND_ORDER = (
+    "DeviceClass",
+    "ResourceSlice",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "DeviceTaintRule",
+    "Node",
+    "Pod",
+)
 POD_META_FIELDS = ("name", "namespace", "uid")
 POD_SPEC_FIELDS = ("nodeName", "nodeSelector", "affinity", "tolerations", "schedulerName", "resourceClaims")
 POD_STATUS_FIELDS = ("resourceClaimStatuses", "extendedResourceClaimStatus")
@@ -55,8 +62,12 @@ def _clean_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
 def reduce_node(raw: Mapping[str, Any]) -> dict[str, Any]:
     """A Node with only name, labels, taints and unschedulable."""
     meta = _pick(_m(raw.get("metadata")), ("name", "labels"))
-    return {"apiVersion": raw.get("apiVersion", "v1"), "kind": "Node", "metadata": meta,
-            "spec": _pick(_m(raw.get("spec")), ("taints", "unschedulable"))}
+    return {
+        "apiVersion": raw.get("apiVersion", "v1"),
+        "kind": "Node",
+        "metadata": meta,
+        "spec": _pick(_m(raw.get("spec")), ("taints", "unschedulable")),
+    }
 
 
 def _reduce_container(raw: Any) -> dict[str, Any]:
@@ -90,8 +101,12 @@ def reduce_pod(raw: Mapping[str, Any]) -> dict[str, Any]:
         reduced = _reduce_statuses(status.get(key))
         if reduced:
             out_status[key] = reduced
-    out: dict[str, Any] = {"apiVersion": raw.get("apiVersion", "v1"), "kind": "Pod",
-                           "metadata": _pick(_m(raw.get("metadata")), POD_META_FIELDS), "spec": out_spec}
+    out: dict[str, Any] = {
+        "apiVersion": raw.get("apiVersion", "v1"),
+        "kind": "Pod",
+        "metadata": _pick(_m(raw.get("metadata")), POD_META_FIELDS),
+        "spec": out_spec,
+    }
     if out_status:
         out["status"] = out_status
     return out
@@ -150,21 +165,36 @@ def _reduce(raw: Mapping[str, Any], include_config: bool = True) -> dict[str, An
     return out
 
 
-def snapshot_header(*, server_version: str | None, feature_gates: Mapping[str, bool],
-                    time: str | None, missing: Iterable[str] = ()) -> dict[str, Any]:
+def snapshot_header(
+    *,
+    server_version: str | None,
+    feature_gates: Mapping[str, bool],
+    time: str | None,
+    missing: Iterable[str] = (),
+) -> dict[str, Any]:
     """The header document.  ``missing`` names what could not be read (a partial snapshot)."""
     header: dict[str, Any] = {
-        "apiVersion": SNAPSHOT_API_VERSION, "kind": SNAPSHOT_KIND, "serverVersion": server_version,
-        "featureGates": {k: bool(v) for k, v in sorted(feature_gates.items())}, "time": time}
+        "apiVersion": SNAPSHOT_API_VERSION,
+        "kind": SNAPSHOT_KIND,
+        "serverVersion": server_version,
+        "featureGates": {k: bool(v) for k, v in sorted(feature_gates.items())},
+        "time": time,
+    }
     missing = list(missing)
     if missing:
         header["missing"] = missing
     return header
 
 
-def write_snapshot(objects: Iterable[Mapping[str, Any]], *, server_version: str | None,
-                   feature_gates: Mapping[str, bool], time: str | None, include_config: bool = True,
-                   missing: Iterable[str] = ()) -> str:
+def write_snapshot(
+    objects: Iterable[Mapping[str, Any]],
+    *,
+    server_version: str | None,
+    feature_gates: Mapping[str, bool],
+    time: str | None,
+    include_config: bool = True,
+    missing: Iterable[str] = (),
+) -> str:
     """The snapshot text: header first, then the objects grouped in :data:`KIND_ORDER` (input
     order kept within a kind), Nodes and Pods reduced, opaque config parameters left out
     unless ``include_config``.  ValueError for a kind a snapshot doesn't hold.  The inputs
@@ -175,8 +205,11 @@ def write_snapshot(objects: Iterable[Mapping[str, Any]], *, server_version: str 
         if kind not in groups:
             raise ValueError(f"a snapshot holds only {', '.join(KIND_ORDER)}; got kind {kind!r}")
         groups[str(kind)].append(_reduce(obj, include_config))
-    docs: list[Any] = [snapshot_header(server_version=server_version, feature_gates=feature_gates, time=time,
-                                       missing=missing)]
+    docs: list[Any] = [
+        snapshot_header(
+            server_version=server_version, feature_gates=feature_gates, time=time, missing=missing
+        )
+    ]
     for kind in KIND_ORDER:
         docs.extend(groups[kind])
     from dractl.io.yamlemit import dump_all
@@ -215,6 +248,9 @@ def read_snapshot(path: str, *, max_input_size: int = DEFAULT_MAX_INPUT_SIZE) ->
     if result.snapshot_header is None:
         if result.errors:
             raise result.errors[0]
-        raise InputError(f"not a dractl snapshot: the first document must be apiVersion: "
-                         f"{SNAPSHOT_API_VERSION}, kind: {SNAPSHOT_KIND}", SourcePos(path, 0, 1))
+        raise InputError(
+            f"not a dractl snapshot: the first document must be apiVersion: "
+            f"{SNAPSHOT_API_VERSION}, kind: {SNAPSHOT_KIND}",
+            SourcePos(path, 0, 1),
+        )
     return result

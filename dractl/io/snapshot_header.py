@@ -15,8 +15,9 @@ def header_errors(raw: dict[str, Any]) -> list[tuple[str, str]]:
     problems: list[tuple[str, str]] = []
     api = raw.get("apiVersion")
     if api != SNAPSHOT_API_VERSION:
-        problems.append(("apiVersion", f"unsupported snapshot version {api!r}; this dractl reads "
-                                       f"{SNAPSHOT_API_VERSION}"))
+        problems.append(
+            ("apiVersion", f"unsupported snapshot version {api!r}; this dractl reads {SNAPSHOT_API_VERSION}")
+        )
     for fld in ("serverVersion", "time"):
         value = raw.get(fld)
         if value is not None and not isinstance(value, str):
@@ -66,7 +67,10 @@ class SnapshotHeader:
         version = raw.get("serverVersion") or raw.get("kubeVersion")
         gates = raw.get("featureGates")
         time = raw.get("time")
-        return cls(server_version=version if isinstance(version, str) else None,
-                   feature_gates={str(k): v for k, v in gates.items() if isinstance(v, bool)}
-                   if isinstance(gates, Mapping) else {},
-                   time=time if isinstance(time, str) else None)
+        return cls(
+            server_version=version if isinstance(version, str) else None,
+            feature_gates={str(k): v for k, v in gates.items() if isinstance(v, bool)}
+            if isinstance(gates, Mapping)
+            else {},
+            time=time if isinstance(time, str) else None,
+        )

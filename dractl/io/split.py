@@ -52,8 +52,9 @@ class Splitter:
     def _error(self, message: str, pos: SourcePos, fld: str | None = None) -> None:
         self.result.errors.append(InputError(message, pos, fld))
 
-    def _header(self, name: str, index: int, ordinal: int, raw: dict[str, Any], pos: SourcePos,
-                source: SourceText) -> None:
+    def _header(
+        self, name: str, index: int, ordinal: int, raw: dict[str, Any], pos: SourcePos, source: SourceText
+    ) -> None:
         if ordinal != 1:
             self._error("a snapshot header must be the first document of its file", pos)
             return
@@ -81,15 +82,22 @@ class Splitter:
             if not isinstance(item, dict):
                 line, col = source.position(index, None, prefix)
                 what = _TYPE_NAMES.get(type(item), "null" if item is None else type(item).__name__)
-                self._error(f"list item is {what}, not a Kubernetes object (a mapping)",
-                            SourcePos(name, index, line, col), prefix)
+                self._error(
+                    f"list item is {what}, not a Kubernetes object (a mapping)",
+                    SourcePos(name, index, line, col),
+                    prefix,
+                )
                 continue
-            dups = tuple((path[len(prefix):].lstrip("."), line, col) for path, line, col in doc.duplicate_keys
-                         if path.startswith(prefix) and path[len(prefix):len(prefix) + 1] in (".", "["))
+            dups = tuple(
+                (path[len(prefix) :].lstrip("."), line, col)
+                for path, line, col in doc.duplicate_keys
+                if path.startswith(prefix) and path[len(prefix) : len(prefix) + 1] in (".", "[")
+            )
             self.result.docs.append(LoadedDoc(item, Origin(name, index, i), dups, source))
 
 
 def _is_snapshot(raw: dict[str, Any]) -> bool:
     api = raw.get("apiVersion")
-    return raw.get("kind") == SNAPSHOT_KIND and (api == SNAPSHOT_API_VERSION or
-                                                 (isinstance(api, str) and api.startswith("dractl/")))
+    return raw.get("kind") == SNAPSHOT_KIND and (
+        api == SNAPSHOT_API_VERSION or (isinstance(api, str) and api.startswith("dractl/"))
+    )

@@ -52,8 +52,11 @@ def _scalar(value: Any) -> str:
     if isinstance(value, float) and math.isfinite(value):
         text = repr(value)  # YAML 1.1 reads "5e-324" as a string: its floats need a "."
         return text.replace("e", ".0e", 1) if "e" in text and "." not in text else text
-    return _string(str(value)) if not isinstance(value, float) else (
-        ".nan" if value != value else ".inf" if value > 0 else "-.inf")
+    return (
+        _string(str(value))
+        if not isinstance(value, float)
+        else (".nan" if value != value else ".inf" if value > 0 else "-.inf")
+    )
 
 
 def _emit(value: Any, indent: str, out: list[str]) -> None:
@@ -74,12 +77,12 @@ def _emit(value: Any, indent: str, out: list[str]) -> None:
         if isinstance(item, dict) and item:
             sub: list[str] = []
             _emit(item, indent + "  ", sub)
-            out.append(f"{indent}- {sub[0][len(indent) + 2:]}")
+            out.append(f"{indent}- {sub[0][len(indent) + 2 :]}")
             out.extend(sub[1:])
         elif isinstance(item, list) and item:
             sub = []
             _emit(item, indent + "  ", sub)
-            out.append(f"{indent}- {sub[0][len(indent) + 2:]}")
+            out.append(f"{indent}- {sub[0][len(indent) + 2 :]}")
             out.extend(sub[1:])
         else:
             out.append(f"{indent}- {_inline(item)}")

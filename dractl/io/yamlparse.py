@@ -183,13 +183,23 @@ class _Builder:
                 self._add(value, event)
             elif kind is map_ev or kind is seq_ev:
                 cur = self.cur
-                if event.anchor is None and event.tag is None and type(cur) is not dict \
-                        and self.stack and len(self.stack) < MAX_DEPTH:
+                if (
+                    event.anchor is None
+                    and event.tag is None
+                    and type(cur) is not dict
+                    and self.stack
+                    and len(self.stack) < MAX_DEPTH
+                ):
                     self.stack.append((cur, self.key, None))  # only inside a sequence: no key pending
                     self.cur = {} if kind is map_ev else []
                     self.key = None
-                elif event.anchor is None and event.tag is None and type(cur) is dict \
-                        and self.key is not None and len(self.stack) < MAX_DEPTH:
+                elif (
+                    event.anchor is None
+                    and event.tag is None
+                    and type(cur) is dict
+                    and self.key is not None
+                    and len(self.stack) < MAX_DEPTH
+                ):
                     self.stack.append((cur, self.key, None))
                     self.cur = {} if kind is map_ev else []
                     self.key = None
@@ -255,8 +265,11 @@ class _Builder:
             try:
                 value = SCALARS.tagged(tag, event.value)
             except UnknownTag:
-                raise self._fail(event, f"unsupported YAML tag {show_tag(tag)}: dractl reads plain YAML "
-                                        "(strings, numbers, booleans, null, mappings, sequences)") from None
+                raise self._fail(
+                    event,
+                    f"unsupported YAML tag {show_tag(tag)}: dractl reads plain YAML "
+                    "(strings, numbers, booleans, null, mappings, sequences)",
+                ) from None
             except (ValueError, KeyError, yaml.YAMLError):
                 raise self._fail(event, f"invalid value {event.value!r} for tag {show_tag(tag)}") from None
         if event.anchor is not None:
@@ -290,8 +303,11 @@ class _Builder:
 
     def _open(self, event: Any, mapping: bool) -> None:
         if event.tag not in (_MAP_TAGS if mapping else _SEQ_TAGS):
-            raise self._fail(event, f"unsupported YAML tag {show_tag(event.tag)}: dractl reads plain YAML "
-                                    "(strings, numbers, booleans, null, mappings, sequences)")
+            raise self._fail(
+                event,
+                f"unsupported YAML tag {show_tag(event.tag)}: dractl reads plain YAML "
+                "(strings, numbers, booleans, null, mappings, sequences)",
+            )
         if self.cur is not None and type(self.cur) is dict and self.key is None:
             raise self._fail(event, "a mapping key must be a scalar, not a mapping or sequence")
         if not self.stack:
@@ -331,8 +347,11 @@ class _Builder:
             raise self._fail(event, f"nesting deeper than {MAX_DEPTH} levels (through alias *{name})")
         self.expanded += size
         if self.expanded > ALIAS_BASE and self.expanded > ALIAS_RATIO * self.nodes:
-            raise self._fail(event, f"aliases expand to more than {self.expanded:,} nodes "
-                                    "(a 'billion laughs' document?); refusing to expand")
+            raise self._fail(
+                event,
+                f"aliases expand to more than {self.expanded:,} nodes "
+                "(a 'billion laughs' document?); refusing to expand",
+            )
         self._add(value, event)
         self.nodes -= 1  # the alias itself was counted in expanded
 
@@ -377,8 +396,9 @@ def _height(value: Any, memo: dict[int, int]) -> int:
         node, expanded = stack.pop()
         if id(node) in memo:
             continue
-        children = [c for c in (node.values() if type(node) is dict else node)
-                    if type(c) is dict or type(c) is list]
+        children = [
+            c for c in (node.values() if type(node) is dict else node) if type(c) is dict or type(c) is list
+        ]
         if expanded:
             memo[id(node)] = 1 + max((memo[id(c)] for c in children), default=0)
         else:
@@ -398,4 +418,4 @@ def _char_at(text: str, line: int, column: int) -> str:
         start = text.find("\n", start) + 1
         if start == 0:
             return ""
-    return text[start + column: start + column + 1]
+    return text[start + column : start + column + 1]

@@ -22,7 +22,17 @@ from dractl.matcher.engine import Allocator, allocate
 from dractl.matcher.implementations import IMPLEMENTATIONS, UnsupportedFeatures, choose
 
 __all__ = [
-    "FIXED_SHARE_ID", "IMPLEMENTATIONS", "AllocatedState", "AllocationInputs", "AllocationTrace", "Allocator",
-    "Decision", "NodeOutcome", "Reason", "RequestCount", "UnsupportedFeatures", "allocate",
+    "FIXED_SHARE_ID",
+    "IMPLEMENTATIONS",
+    "AllocatedState",
+    "AllocationInputs",
+    "AllocationTrace",
+    "Allocator",
+    "Decision",
+    "NodeOutcome",
+    "Reason",
+    "RequestCount",
+    "UnsupportedFeatures",
+    "allocate",
     "choose",
 ]

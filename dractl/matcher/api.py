@@ -129,9 +129,15 @@ class Decision:
     detail: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"claim": self.claim, "request": self.request, "subrequest": self.subrequest,
-                "device": self.device_id, "check": self.check, "reason": self.reason.value,
-                "detail": self.detail}
+        return {
+            "claim": self.claim,
+            "request": self.request,
+            "subrequest": self.subrequest,
+            "device": self.device_id,
+            "check": self.check,
+            "reason": self.reason.value,
+            "detail": self.detail,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,9 +153,14 @@ class RequestCount:
     chosen: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"claim": self.claim, "request": self.request, "subrequest": self.subrequest,
-                "considered": self.considered,
-                "rejected": {r.value: n for r, n in self.rejected.items()}, "chosen": list(self.chosen)}
+        return {
+            "claim": self.claim,
+            "request": self.request,
+            "subrequest": self.subrequest,
+            "considered": self.considered,
+            "rejected": {r.value: n for r, n in self.rejected.items()},
+            "chosen": list(self.chosen),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +176,12 @@ class AllocationTrace:
     pruned: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"steps": self.steps, "pruned": self.pruned,
-                "counts": [c.to_dict() for c in self.counts],
-                "decisions": [d.to_dict() for d in self.decisions]}
+        return {
+            "steps": self.steps,
+            "pruned": self.pruned,
+            "counts": [c.to_dict() for c in self.counts],
+            "decisions": [d.to_dict() for d in self.decisions],
+        }
 
 
 Status = Literal["allocated", "unallocatable", "error"]
@@ -249,16 +263,18 @@ class AllocatedState:
                     per_device = capacity.setdefault(res.device_id, {})
                     for name, q in res.consumed_capacity.items():
                         per_device[name] = _add(per_device.get(name), q)
-        return AllocatedState(frozenset(devices) if devices is not None else self.devices,
-                              frozenset(shares) if shares is not None else self.shares,
-                              capacity if capacity is not None else self.capacity)
+        return AllocatedState(
+            frozenset(devices) if devices is not None else self.devices,
+            frozenset(shares) if shares is not None else self.shares,
+            capacity if capacity is not None else self.capacity,
+        )
 
     def device_allocated(self, device_id: str) -> bool:
         """Whether the device carries committed allocations of any kind."""
         if device_id in self.devices or device_id in self.capacity:
             return True
         prefix = device_id + "/"
-        return any(s.startswith(prefix) and "/" not in s[len(prefix):] for s in self.shares)
+        return any(s.startswith(prefix) and "/" not in s[len(prefix) :] for s in self.shares)
 
 
 def _add(a: Quantity | None, b: Quantity) -> Quantity:

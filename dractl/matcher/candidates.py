@@ -19,9 +19,17 @@ class Candidate:
 
     __slots__ = ("allow_multi", "device", "id", "idx", "per_device", "pool", "slice", "taints")
 
-    def __init__(self, idx: int, device: Device, slice_: ResourceSlice, pool: Pool,
-                 taints: tuple[EffectiveTaint, ...], allow_multi: bool, device_id: str = "",
-                 per_device: bool | None = None) -> None:
+    def __init__(
+        self,
+        idx: int,
+        device: Device,
+        slice_: ResourceSlice,
+        pool: Pool,
+        taints: tuple[EffectiveTaint, ...],
+        allow_multi: bool,
+        device_id: str = "",
+        per_device: bool | None = None,
+    ) -> None:
         self.idx = idx
         self.device = device
         self.slice = slice_
@@ -32,8 +40,9 @@ class Candidate:
         self.allow_multi = allow_multi
 
 
-def of_pool(pool: Pool, start: int, taints_of: Callable[[Device], tuple[EffectiveTaint, ...]],
-            multi_allowed: bool) -> list[Candidate]:
+def of_pool(
+    pool: Pool, start: int, taints_of: Callable[[Device], tuple[EffectiveTaint, ...]], multi_allowed: bool
+) -> list[Candidate]:
     """The pool's candidates numbered from ``start`` (all of them, even unusable
     pools: "All" requests look at those too)."""
     out: list[Candidate] = []
@@ -49,8 +58,9 @@ def of_pool(pool: Pool, start: int, taints_of: Callable[[Device], tuple[Effectiv
     return out
 
 
-def flatten(pools: list[Pool], taints_of: Callable[[Device], tuple[EffectiveTaint, ...]],
-            multi_allowed: bool) -> tuple[list[Candidate], dict[str, list[Candidate]]]:
+def flatten(
+    pools: list[Pool], taints_of: Callable[[Device], tuple[EffectiveTaint, ...]], multi_allowed: bool
+) -> tuple[list[Candidate], dict[str, list[Candidate]]]:
     """(search candidates from complete, valid pools; every pool's devices by pool id)."""
     search: list[Candidate] = []
     by_pool: dict[str, list[Candidate]] = {}

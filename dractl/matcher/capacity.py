@@ -95,13 +95,21 @@ def violates_policy(consumed: Quantity, policy: RequestPolicy | None) -> bool:
     return False
 
 
-def fits(committed: Mapping[str, Fraction] | None, requests: Mapping[str, Quantity] | None,
-         capacity: Mapping[str, DeviceCapacity], in_flight: Mapping[str, Fraction] | None) -> bool:
+def fits(
+    committed: Mapping[str, Fraction] | None,
+    requests: Mapping[str, Quantity] | None,
+    capacity: Mapping[str, DeviceCapacity],
+    in_flight: Mapping[str, Fraction] | None,
+) -> bool:
     """Whether the request fits the device's remaining capacity; raises UndefinedCapacity."""
     if requests and any(name not in capacity for name in requests):
         raise UndefinedCapacity()
-    if not requests and not committed and not in_flight and all(c.request_policy is None
-                                                                 for c in capacity.values()):
+    if (
+        not requests
+        and not committed
+        and not in_flight
+        and all(c.request_policy is None for c in capacity.values())
+    ):
         return True  # takes the whole capacity, nothing else uses it
     for name, cap in capacity.items():
         use = consumed_for(requests.get(name) if requests else None, cap)
@@ -113,11 +121,13 @@ def fits(committed: Mapping[str, Fraction] | None, requests: Mapping[str, Quanti
     return True
 
 
-def consumption(requests: Mapping[str, Quantity] | None,
-                capacity: Mapping[str, DeviceCapacity]) -> dict[str, Quantity]:
+def consumption(
+    requests: Mapping[str, Quantity] | None, capacity: Mapping[str, DeviceCapacity]
+) -> dict[str, Quantity]:
     """What an allocation of a multi-allocatable device consumes, per capacity."""
-    return {name: consumed_for(requests.get(name) if requests else None, cap)
-            for name, cap in capacity.items()}
+    return {
+        name: consumed_for(requests.get(name) if requests else None, cap) for name, cap in capacity.items()
+    }
 
 
 def add_in_flight(book: dict[str, Consumed], device_id: str, used: Mapping[str, Quantity]) -> None:

@@ -39,9 +39,15 @@ class LoadedCase:
     def allocator(self, implementation: str = "auto", cel_cache: CelCache | None = None) -> Allocator:
         """A fresh allocator with the fixed share ID, using ``cel_cache`` (None: dractl.cel's
         process default; pass a fresh ``CelCache()`` for a cold run)."""
-        return Allocator(self.classes, self.slices, self.features, allocated=self.allocated,
-                         share_ids=lambda: FIXED_SHARE_ID, implementation=implementation,
-                         cel_cache=cel_cache)
+        return Allocator(
+            self.classes,
+            self.slices,
+            self.features,
+            allocated=self.allocated,
+            share_ids=lambda: FIXED_SHARE_ID,
+            implementation=implementation,
+            cel_cache=cel_cache,
+        )
 
 
 def _objects(raw: Sequence[Mapping[str, Any]] | None) -> list[Any]:
@@ -49,10 +55,15 @@ def _objects(raw: Sequence[Mapping[str, Any]] | None) -> list[Any]:
 
 
 def _state(case: Mapping[str, Any]) -> AllocatedState:
-    capacity = {dev: {name: Quantity.parse(q) for name, q in caps.items()}
-                for dev, caps in (case.get("allocatedCapacityDevices") or {}).items()}
-    return AllocatedState(frozenset(case.get("allocatedDevices") or ()),
-                          frozenset(case.get("allocatedSharedDeviceIDs") or ()), capacity)
+    capacity = {
+        dev: {name: Quantity.parse(q) for name, q in caps.items()}
+        for dev, caps in (case.get("allocatedCapacityDevices") or {}).items()
+    }
+    return AllocatedState(
+        frozenset(case.get("allocatedDevices") or ()),
+        frozenset(case.get("allocatedSharedDeviceIDs") or ()),
+        capacity,
+    )
 
 
 def load_case(case: Mapping[str, Any]) -> LoadedCase:
@@ -63,10 +74,14 @@ def load_case(case: Mapping[str, Any]) -> LoadedCase:
     try:
         raw_nodes = case.get("nodes") or [case.get("node")]
         nodes = tuple(build_object(n) if n else None for n in raw_nodes)
-        return LoadedCase(Features.from_mapping(case.get("features") or {}), nodes,  # type: ignore[arg-type]
-                          tuple(_objects(case.get("deviceClasses"))),
-                          tuple(_objects(case.get("resourceSlices"))),
-                          tuple(_objects(case.get("claims"))), _state(case))
+        return LoadedCase(
+            Features.from_mapping(case.get("features") or {}),
+            nodes,  # type: ignore[arg-type]
+            tuple(_objects(case.get("deviceClasses"))),
+            tuple(_objects(case.get("resourceSlices"))),
+            tuple(_objects(case.get("claims"))),
+            _state(case),
+        )
     finally:
         if enabled:
             gc.enable()
@@ -74,12 +89,16 @@ def load_case(case: Mapping[str, Any]) -> LoadedCase:
 
 def outcome_dict(outcome: NodeOutcome) -> dict[str, Any]:
     """``{"results": [...], "error": str | None}`` as the case format records answers."""
-    return {"results": outcome.results_dicts() if outcome.status == "allocated" else [],
-            "error": outcome.error}
+    return {
+        "results": outcome.results_dicts() if outcome.status == "allocated" else [],
+        "error": outcome.error,
+    }
 
 
-LEXICOGRAPHICAL_REASON = ("upstream runs TestLexicographicalAllocator against incubating and experimental "
-                          "only: stable does not sort pools and slices")
+LEXICOGRAPHICAL_REASON = (
+    "upstream runs TestLexicographicalAllocator against incubating and experimental "
+    "only: stable does not sort pools and slices"
+)
 
 
 def implementations_for(case: Mapping[str, Any]) -> dict[str, str | None]:

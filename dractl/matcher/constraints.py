@@ -153,8 +153,9 @@ class DistinctAttribute(_Scoped):
             new = as_set(attr)
             if new is None:
                 return False
-            return not any(old is not None and _intersects(new, old)
-                           for old in (as_set(v) for v in self.values.values()))
+            return not any(
+                old is not None and _intersects(new, old) for old in (as_set(v) for v in self.values.values())
+            )
         for old in self.values.values():
             if attr.kind not in _SCALARS:
                 return False

@@ -71,11 +71,18 @@ class Allocator:
     the devices change (the allocated state may change per call, see :meth:`allocate`).
     """
 
-    def __init__(self, device_classes: Sequence[DeviceClass], slices: Sequence[ResourceSlice],
-                 features: Features, *, allocated: AllocatedState | None = None,
-                 taint_rules: Sequence[DeviceTaintRule] = (),
-                 share_ids: Callable[[], str] | None = None, implementation: str = "auto",
-                 cel_cache: CelCache | None = None) -> None:
+    def __init__(
+        self,
+        device_classes: Sequence[DeviceClass],
+        slices: Sequence[ResourceSlice],
+        features: Features,
+        *,
+        allocated: AllocatedState | None = None,
+        taint_rules: Sequence[DeviceTaintRule] = (),
+        share_ids: Callable[[], str] | None = None,
+        implementation: str = "auto",
+        cel_cache: CelCache | None = None,
+    ) -> None:
         self.features = features
         self.implementation: Implementation = choose(features, implementation)
         self.stable = self.implementation == "stable"
@@ -101,6 +108,7 @@ class Allocator:
             return ()
         hit = self._taints.get(id(device))
         if hit is None or hit[0] is not device:
+
             def failed(rule: DeviceTaintRule, which: str, message: str) -> None:
                 dev_id = f"{device.driver}/{device.pool}/{device.name}"
                 self.rule_errors[(rule.meta.name, which, dev_id)] = message
@@ -113,11 +121,19 @@ class Allocator:
         try:  # the tracker's CEL device has no allowMultipleAllocations
             return self.selectors.matches(expression, device, hide_multi=True)
         except SelectorFailure as fail:
-            raise RuleSelectorError(("CEL compile error: " if fail.compile_error else "runtime error: ")
-                                    + fail.message) from None
+            raise RuleSelectorError(
+                ("CEL compile error: " if fail.compile_error else "runtime error: ") + fail.message
+            ) from None
 
-    def allocate(self, node: Node | None, claims: Sequence[ResourceClaim], *, trace: bool = True,
-                 max_steps: int | None = None, allocated: AllocatedState | None = None) -> NodeOutcome:
+    def allocate(
+        self,
+        node: Node | None,
+        claims: Sequence[ResourceClaim],
+        *,
+        trace: bool = True,
+        max_steps: int | None = None,
+        allocated: AllocatedState | None = None,
+    ) -> NodeOutcome:
         """Allocate ``claims`` together on ``node``; see :class:`NodeOutcome`.
         ``allocated`` replaces the Allocator's allocated state for this call (capacity
         simulations: one Allocator, a growing state, see :meth:`AllocatedState.add`)."""
@@ -173,15 +189,26 @@ class _State:
             self.committed_capacity: dict[str, dict[str, Fraction]] = {}
             self.allocated_ids: frozenset[str] | set[str] = allocated.devices
             return
-        self.committed_capacity = {dev: {k: q.value for k, q in caps.items()}
-                                   for dev, caps in allocated.capacity.items()}
-        self.allocated_ids = (set(allocated.devices) | set(self.committed_capacity)
-                              | {s.rsplit("/", 1)[0] for s in allocated.shares})
+        self.committed_capacity = {
+            dev: {k: q.value for k, q in caps.items()} for dev, caps in allocated.capacity.items()
+        }
+        self.allocated_ids = (
+            set(allocated.devices)
+            | set(self.committed_capacity)
+            | {s.rsplit("/", 1)[0] for s in allocated.shares}
+        )
 
 
-def allocate(inputs: AllocationInputs, features: Features, *, trace: bool = True,
-             share_ids: Callable[[], str] | None = None, max_steps: int | None = None,
-             implementation: str = "auto", cel_cache: CelCache | None = None) -> NodeOutcome:
+def allocate(
+    inputs: AllocationInputs,
+    features: Features,
+    *,
+    trace: bool = True,
+    share_ids: Callable[[], str] | None = None,
+    max_steps: int | None = None,
+    implementation: str = "auto",
+    cel_cache: CelCache | None = None,
+) -> NodeOutcome:
     """Allocate ``inputs.claims`` on ``inputs.node`` like the Kubernetes allocator.
 
     ``trace`` keeps decisions (never changes the result); ``share_ids`` generates
@@ -191,17 +218,31 @@ def allocate(inputs: AllocationInputs, features: Features, *, trace: bool = True
     Never raises for data problems: they become an ``error`` outcome (a forced
     implementation that does not support the features raises ValueError).
     """
-    allocator = Allocator(inputs.device_classes, inputs.slices, features, allocated=inputs.allocated,
-                          taint_rules=inputs.taint_rules, share_ids=share_ids, implementation=implementation,
-                          cel_cache=cel_cache)
+    allocator = Allocator(
+        inputs.device_classes,
+        inputs.slices,
+        features,
+        allocated=inputs.allocated,
+        taint_rules=inputs.taint_rules,
+        share_ids=share_ids,
+        implementation=implementation,
+        cel_cache=cel_cache,
+    )
     return allocator.allocate(inputs.node, inputs.claims, trace=trace, max_steps=max_steps)
 
 
 class _Run:
     """One Allocate call."""
 
-    def __init__(self, owner: Allocator, node: Node | None, claims: Sequence[ResourceClaim],
-                 recorder: Recorder, max_steps: int | None, state: _State) -> None:
+    def __init__(
+        self,
+        owner: Allocator,
+        node: Node | None,
+        claims: Sequence[ResourceClaim],
+        recorder: Recorder,
+        max_steps: int | None,
+        state: _State,
+    ) -> None:
         self.a = owner
         self.state = state
         self.f = owner.features
@@ -224,20 +265,29 @@ class _Run:
 
     def _error(self, message: str, scope: str) -> NodeOutcome:
         steps = self.search.steps if self.search else 0
-        return self._node_outcome("error", error=message, error_scope=scope,
-                                  trace=self.rec.finish(steps, 0, {}))
+        return self._node_outcome(
+            "error", error=message, error_scope=scope, trace=self.rec.finish(steps, 0, {})
+        )
 
     def _node_outcome(self, status: str, **kw: Any) -> NodeOutcome:
-        return NodeOutcome(self.node_name, status, implementation=self.a.implementation,  # type: ignore[arg-type]
-                           warnings=self._warnings(), **kw)
+        return NodeOutcome(
+            self.node_name,
+            status,  # type: ignore[arg-type]
+            implementation=self.a.implementation,
+            warnings=self._warnings(),
+            **kw,
+        )
 
     def _warnings(self) -> tuple[str, ...]:
         if not self.a.rule_errors:
             return ()
         seen = self.seen_ids
-        return tuple(f"DeviceTaintRule {rule}: {which} on device {dev}: {msg} (the rule does not taint "
-                     "this device, as in Kubernetes)"
-                     for (rule, which, dev), msg in self.a.rule_errors.items() if dev in seen)
+        return tuple(
+            f"DeviceTaintRule {rule}: {which} on device {dev}: {msg} (the rule does not taint "
+            "this device, as in Kubernetes)"
+            for (rule, which, dev), msg in self.a.rule_errors.items()
+            if dev in seen
+        )
 
     def _outcome(self) -> NodeOutcome:
         if self.a.stable:
@@ -251,8 +301,7 @@ class _Run:
         except pools.PoolError as err:
             raise RequestError(f"gather pool information: {err}") from err
         self._note_pools(found)
-        cands, by_pool = cand_mod.flatten(found, self.a.taints_of,
-                                          self.f.consumable_capacity)
+        cands, by_pool = cand_mod.flatten(found, self.a.taints_of, self.f.consumable_capacity)
         if self.a.rule_errors:
             self.seen_ids = {c.id for group in by_pool.values() for c in group}
         placer = self._placer(found)
@@ -265,8 +314,9 @@ class _Run:
         if code != DONE:
             trace = self.rec.finish(self.search.steps, pruned, {})
             if any(p.invalid for p in found):
-                return self._node_outcome("error", error="invalid resource pools were encountered",
-                                          error_scope="node", trace=trace)
+                return self._node_outcome(
+                    "error", error="invalid resource pools were encountered", error_scope="node", trace=trace
+                )
             return self._node_outcome("unallocatable", trace=trace)
         return self._allocated(reqs, placer, pruned)
 
@@ -288,11 +338,21 @@ class _Run:
             return hit
 
         book = counters.CounterBook(available_for)
-        return Placer(self.f, len(self.claims), self.state.devices, self.state.committed_capacity, [],
-                      book, self.selectable, self.rec, self.a.share_ids)
+        return Placer(
+            self.f,
+            len(self.claims),
+            self.state.devices,
+            self.state.committed_capacity,
+            [],
+            book,
+            self.selectable,
+            self.rec,
+            self.a.share_ids,
+        )
 
-    def _prepare(self, found: list[pools.Pool], by_pool: dict[str, list[Candidate]],
-                 placer: Placer) -> list[list[list[Req]]]:
+    def _prepare(
+        self, found: list[pools.Pool], by_pool: dict[str, list[Candidate]], placer: Placer
+    ) -> list[list[list[Req]]]:
         def selectable(req: Req, cand: Candidate) -> Verdict:  # "All" mode: keep the reasons
             verdict = self.selectable(req, cand)
             placer.noted(req, cand, verdict)
@@ -305,9 +365,19 @@ class _Run:
 
         reqs = []
         for ci, claim in enumerate(self.claims):
-            reqs.append(prepare_claim(ci, claim, self.a.classes, self.f, found, by_pool, selectable,
-                                      fits if self.f.consumable_capacity else None,
-                                      capacity_known=not self.a.stable))
+            reqs.append(
+                prepare_claim(
+                    ci,
+                    claim,
+                    self.a.classes,
+                    self.f,
+                    found,
+                    by_pool,
+                    selectable,
+                    fits if self.f.consumable_capacity else None,
+                    capacity_known=not self.a.stable,
+                )
+            )
             placer.constraints.append(self._constraints(claim))
         return reqs
 
@@ -317,8 +387,10 @@ class _Run:
             try:
                 out.append(cons_mod.build(spec, self.f.list_type_attributes, not self.a.stable))
             except cons_mod.UnsupportedConstraint:
-                raise RequestError(f"claim {claim_ref(claim)}, constraint #{i}: empty constraint "
-                                   "(unsupported constraint type?)") from None
+                raise RequestError(
+                    f"claim {claim_ref(claim)}, constraint #{i}: empty constraint "
+                    "(unsupported constraint type?)"
+                ) from None
         return out
 
     # ------------------------------------------------------------- selectors
@@ -351,12 +423,15 @@ class _Run:
         except SelectorFailure as fail:
             if fail.compile_error:
                 self.rec.reject(req, cand.id, "selectors", Reason.CEL_COMPILE_ERROR, fail.message)
-                raise RequestError(f"{owner}: selector #{i}: CEL compile error: {fail.message}",
-                                   Reason.CEL_COMPILE_ERROR.value) from None
+                raise RequestError(
+                    f"{owner}: selector #{i}: CEL compile error: {fail.message}",
+                    Reason.CEL_COMPILE_ERROR.value,
+                ) from None
             self.rec.reject(req, cand.id, "selectors", Reason.CEL_RUNTIME_ERROR, fail.message)
-            raise RequestError(f"{owner}: selector #{i} on device {cand.id}: CEL runtime error: "
-                               f"{fail.message}",
-                               Reason.CEL_RUNTIME_ERROR.value) from None
+            raise RequestError(
+                f"{owner}: selector #{i} on device {cand.id}: CEL runtime error: {fail.message}",
+                Reason.CEL_RUNTIME_ERROR.value,
+            ) from None
 
     def _node_ok(self, d: Device) -> bool:
         try:
@@ -373,8 +448,9 @@ class _Run:
         for ci, claim in enumerate(self.claims):
             picks = self.search.selected_sub
             chosen = [entries[picks.get((ci, ri), 0)] for ri, entries in enumerate(reqs[ci])]
-            out.append(results.build(claim, placer.results[ci], chosen, self.node_name, self.f,
-                                     stable=self.a.stable))
+            out.append(
+                results.build(claim, placer.results[ci], chosen, self.node_name, self.f, stable=self.a.stable)
+            )
             for p in placer.results[ci]:
                 chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
         trace = self.rec.finish(self.search.steps, pruned, chosen_ids)

@@ -39,7 +39,9 @@ _INCUBATING = _STABLE | {"device_binding_and_status", "consumable_capacity"}
 _EXPERIMENTAL = _INCUBATING | {"list_type_attributes"}
 
 SUPPORTED: dict[Implementation, frozenset[str]] = {
-    "stable": _STABLE, "incubating": _INCUBATING, "experimental": _EXPERIMENTAL,
+    "stable": _STABLE,
+    "incubating": _INCUBATING,
+    "experimental": _EXPERIMENTAL,
 }
 
 
@@ -80,7 +82,8 @@ def choose(features: Features, requested: str = "auto") -> Implementation:
         raise UnsupportedFeatures(
             f"allocator implementation {impl!r} does not support the enabled feature(s) "
             f"{', '.join(sorted(ALLOCATOR_FEATURES[m] for m in missing))}; "
-            f"implementations that do: {', '.join(supporting(features)) or 'none'}")
+            f"implementations that do: {', '.join(supporting(features)) or 'none'}"
+        )
     return impl
 
 

@@ -18,8 +18,9 @@ class NodeSelectorError(ValueError):
     """The node selector cannot be parsed (unknown operator, bad values)."""
 
 
-def node_matches(node: Node | None, node_name: str, all_nodes: bool,
-                 selector: Mapping[str, Any] | None) -> bool:
+def node_matches(
+    node: Node | None, node_name: str, all_nodes: bool, selector: Mapping[str, Any] | None
+) -> bool:
     """The allocator's NodeMatches: name first, then allNodes, then the selector."""
     if node_name:
         return node is not None and node.meta.name == node_name
@@ -44,8 +45,10 @@ Term = tuple[tuple[Requirement, ...], tuple[Requirement, ...]]
 
 def _parse_term(term: Any) -> Term:
     t = term if isinstance(term, Mapping) else {}
-    return (tuple(_parse_req(r, field=False) for r in t.get("matchExpressions") or []),
-            tuple(_parse_req(r, field=True) for r in t.get("matchFields") or []))
+    return (
+        tuple(_parse_req(r, field=False) for r in t.get("matchExpressions") or []),
+        tuple(_parse_req(r, field=True) for r in t.get("matchFields") or []),
+    )
 
 
 def _parse_req(raw: Any, *, field: bool) -> Requirement:
@@ -107,6 +110,10 @@ def merge_requirements(into: list[dict[str, Any]], extra: Sequence[Any]) -> None
         if not isinstance(req, Mapping):
             continue
         values = set(req.get("values") or [])
-        if not any(r.get("key") == req.get("key") and r.get("operator") == req.get("operator")
-                   and set(r.get("values") or []) == values for r in into):
+        if not any(
+            r.get("key") == req.get("key")
+            and r.get("operator") == req.get("operator")
+            and set(r.get("values") or []) == values
+            for r in into
+        ):
             into.append(dict(req))

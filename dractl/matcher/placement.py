@@ -43,17 +43,28 @@ Undo = Callable[[], None]
 
 
 def constraint_error(req: Req, cand: Candidate) -> RequestError:
-    return RequestError(f"claim {claim_ref(req.claim)}, request {req.name}: cannot add device {cand.id} "
-                        "because a claim constraint would not be satisfied", Reason.CONSTRAINT_MISMATCH.value)
+    return RequestError(
+        f"claim {claim_ref(req.claim)}, request {req.name}: cannot add device {cand.id} "
+        "because a claim constraint would not be satisfied",
+        Reason.CONSTRAINT_MISMATCH.value,
+    )
 
 
 class Placer:
     """The state that placements change, and the checks that guard them."""
 
-    def __init__(self, features: Features, n_claims: int, committed: AbstractSet[str],
-                 committed_capacity: Mapping[str, Mapping[str, Fraction]],
-                 constraints: list[list[AnyConstraint]], counters: CounterBook,
-                 selectable: Selectable, recorder: Recorder, share_ids: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        features: Features,
+        n_claims: int,
+        committed: AbstractSet[str],
+        committed_capacity: Mapping[str, Mapping[str, Fraction]],
+        constraints: list[list[AnyConstraint]],
+        counters: CounterBook,
+        selectable: Selectable,
+        recorder: Recorder,
+        share_ids: Callable[[], str],
+    ) -> None:
         self.f = features
         self.committed = committed
         self.committed_capacity = committed_capacity
@@ -76,8 +87,12 @@ class Placer:
 
     def fits(self, req: Req, cand: Candidate) -> Verdict:
         try:
-            ok = capacity.fits(self.committed_capacity.get(cand.id), req.capacity, cand.device.capacity,
-                               self.in_flight.get(cand.id))
+            ok = capacity.fits(
+                self.committed_capacity.get(cand.id),
+                req.capacity,
+                cand.device.capacity,
+                self.in_flight.get(cand.id),
+            )
         except capacity.UndefinedCapacity:
             return Reason.CAPACITY_UNDEFINED, "the request names a capacity the device does not have"
         return True if ok else (Reason.CAPACITY_INSUFFICIENT, "")
@@ -111,8 +126,9 @@ class Placer:
             return None
         device = cand.device
         if device.consumes_counters and not self.f.partitionable_devices:
-            self.rec.reject(req, cand.id, "counters", Reason.FEATURE_DISABLED,
-                            "DRAPartitionableDevices is off")
+            self.rec.reject(
+                req, cand.id, "counters", Reason.FEATURE_DISABLED, "DRAPartitionableDevices is off"
+            )
             return None
         reserved = False
         if device.consumes_counters and not (multi and self._capacity_in_use(cand.id)):
@@ -147,8 +163,9 @@ class Placer:
                     raise constraint_error(req, cand)
                 if self.rec.enabled:
                     kind = "matchAttribute" if isinstance(c, MatchAttribute) else "distinctAttribute"
-                    self.rec.reject(req, cand.id, "constraints", Reason.CONSTRAINT_MISMATCH,
-                                    f"{kind} {c.attribute}")
+                    self.rec.reject(
+                        req, cand.id, "constraints", Reason.CONSTRAINT_MISMATCH, f"{kind} {c.attribute}"
+                    )
                 return False
             added.append(c)
         return True

@@ -29,8 +29,8 @@ CounterSets = dict[str, dict[str, Fraction]]
 def exact(q: Quantity) -> Fraction:
     """The quantity's exact value (``Quantity.value`` without its general path)."""
     if q.scale >= 0:
-        return Fraction(q.unscaled * 10 ** q.scale if q.scale else q.unscaled)
-    return Fraction(q.unscaled, 10 ** -q.scale)
+        return Fraction(q.unscaled * 10**q.scale if q.scale else q.unscaled)
+    return Fraction(q.unscaled, 10**-q.scale)
 
 
 class PoolError(Exception):
@@ -56,8 +56,14 @@ class Pool:
         return f"{self.driver}/{self.name}"
 
 
-def gather(slices_for_node: Sequence[ResourceSlice], node: Node | None, features: Features,
-           all_slices: Sequence[ResourceSlice], *, stable: bool = False) -> list[Pool]:
+def gather(
+    slices_for_node: Sequence[ResourceSlice],
+    node: Node | None,
+    features: Features,
+    all_slices: Sequence[ResourceSlice],
+    *,
+    stable: bool = False,
+) -> list[Pool]:
     """All pools with devices for ``node``, in search order; raises PoolError.
     ``stable``: the stable implementation's rules (no sorting; see the module doc)."""
     by_pool: dict[tuple[str, str], list[ResourceSlice]] = {}
@@ -86,8 +92,9 @@ def _relevant(s: ResourceSlice, node: Node | None, features: Features, stable: b
         if s.node_name or s.all_nodes or s.node_selector is not None:
             return node_matches(node, s.node_name or "", bool(s.all_nodes), s.node_selector)
         if s.per_device_node_selection:
-            return any(node_matches(node, d.node_name or "", bool(d.all_nodes), d.node_selector)
-                       for d in s.devices)
+            return any(
+                node_matches(node, d.node_name or "", bool(d.all_nodes), d.node_selector) for d in s.devices
+            )
     except NodeSelectorError as err:
         raise PoolError(f"failed to perform node selection for slice {s.meta.name}: {err}") from err
     return False  # some future way of selecting nodes: not ours to use
@@ -102,8 +109,14 @@ def _add_slice(by_pool: dict[tuple[str, str], list[ResourceSlice]], s: ResourceS
         current.append(s)
 
 
-def _pool_for(driver: str, name: str, members: list[ResourceSlice], features: Features,
-              all_slices: Sequence[ResourceSlice], stable: bool) -> Pool | None:
+def _pool_for(
+    driver: str,
+    name: str,
+    members: list[ResourceSlice],
+    features: Features,
+    all_slices: Sequence[ResourceSlice],
+    stable: bool,
+) -> Pool | None:
     """Build the pool, or None when a newer generation exists that this node can't see."""
     expected = members[0].pool.resource_slice_count
     if len(members) == expected:
@@ -122,8 +135,14 @@ def _pool_for(driver: str, name: str, members: list[ResourceSlice], features: Fe
     return _build(driver, name, members, features, whole, stable)
 
 
-def _build(driver: str, name: str, members: list[ResourceSlice], features: Features,
-           whole: Sequence[ResourceSlice], stable: bool) -> Pool:
+def _build(
+    driver: str,
+    name: str,
+    members: list[ResourceSlice],
+    features: Features,
+    whole: Sequence[ResourceSlice],
+    stable: bool,
+) -> Pool:
     if not stable:
         members = sorted(members, key=lambda s: s.meta.name)
     counter_slices = [s for s in members if features.partitionable_devices and s.shared_counters]

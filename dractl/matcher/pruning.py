@@ -50,8 +50,14 @@ class _Group:
 
 
 class Pruner:
-    def __init__(self, reqs: list[list[list[Req]]], cands: list[Candidate], placer: Placer,
-                 features: Features, selectable: Callable[[Req, Candidate], Verdict]) -> None:
+    def __init__(
+        self,
+        reqs: list[list[list[Req]]],
+        cands: list[Candidate],
+        placer: Placer,
+        features: Features,
+        selectable: Callable[[Req, Candidate], Verdict],
+    ) -> None:
         self.reqs = reqs
         self.cands = cands
         self.placer = placer
@@ -67,8 +73,14 @@ class Pruner:
         self.tail_masks: list[int] = []
 
     @classmethod
-    def build(cls, reqs: list[list[list[Req]]], cands: list[Candidate], placer: Placer, features: Features,
-              selectable: Callable[[Req, Candidate], Verdict]) -> Pruner | None:
+    def build(
+        cls,
+        reqs: list[list[list[Req]]],
+        cands: list[Candidate],
+        placer: Placer,
+        features: Features,
+        selectable: Callable[[Req, Candidate], Verdict],
+    ) -> Pruner | None:
         """A pruner when the problem qualifies, else None."""
         if any(c.allow_multi for c in cands):
             return None
@@ -96,8 +108,7 @@ class Pruner:
             rec.enabled = enabled
         self.groups = [self._groups(ci) for ci in range(len(self.reqs))]
         self.tail_masks = [((1 << len(self.cands)) - 1) ^ ((1 << i) - 1) for i in range(len(self.cands) + 1)]
-        self.doomed = any(not self._claim_ok(ci, 0, 0, 0, fresh=True)
-                          for ci in range(len(self.reqs)))
+        self.doomed = any(not self._claim_ok(ci, 0, 0, 0, fresh=True) for ci in range(len(self.reqs)))
 
     def _static_mask(self, req: Req) -> int:
         mask = 0
@@ -181,8 +192,11 @@ class Pruner:
             return True
         fixed = None if fresh else g.constraint.fixed_value()
         if fixed is not None:
-            key = ("unique", -1) if fixed.kind in ("ints", "bools", "strings", "versions") else (fixed.kind,
-                                                                                            fixed.value)
+            key = (
+                ("unique", -1)
+                if fixed.kind in ("ints", "bools", "strings", "versions")
+                else (fixed.kind, fixed.value)
+            )
             return _enough(covered, g.by_value.get(key, 0))
         if not fresh and g.constraint.count > 0:
             return True  # list semantics in flight: no bound

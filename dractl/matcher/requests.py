@@ -75,67 +75,118 @@ Selectable = Callable[[Req, Candidate], Verdict]
 Fits = Callable[[Req, Candidate], Verdict]
 
 
-def _entry(ci: int, ri: int, si: int, claim: ResourceClaim, req: ExactDeviceRequest | DeviceSubRequest,
-           parent: str | None, name: str, cls: DeviceClass) -> Req:
+def _entry(
+    ci: int,
+    ri: int,
+    si: int,
+    claim: ResourceClaim,
+    req: ExactDeviceRequest | DeviceSubRequest,
+    parent: str | None,
+    name: str,
+    cls: DeviceClass,
+) -> Req:
     admin = bool(getattr(req, "admin_access", None))
-    return Req(ci, ri, si, claim, name, parent, cls, req.selectors, req.allocation_mode, req.count, admin,
-               req.tolerations, req.capacity_requests)
+    return Req(
+        ci,
+        ri,
+        si,
+        claim,
+        name,
+        parent,
+        cls,
+        req.selectors,
+        req.allocation_mode,
+        req.count,
+        admin,
+        req.tolerations,
+        req.capacity_requests,
+    )
 
 
-def _check_feature_use(claim: ResourceClaim, request: DeviceRequest, features: Features,
-                       capacity_known: bool) -> None:
+def _check_feature_use(
+    claim: ResourceClaim, request: DeviceRequest, features: Features, capacity_known: bool
+) -> None:
     ref = claim_ref(claim)
     if request.first_available and not features.prioritized_list:
-        raise RequestError(f"claim {ref}, request {request.name}: has subrequests, but the "
-                           "DRAPrioritizedList feature is disabled", "feature-disabled")
+        raise RequestError(
+            f"claim {ref}, request {request.name}: has subrequests, but the "
+            "DRAPrioritizedList feature is disabled",
+            "feature-disabled",
+        )
     if features.consumable_capacity or not capacity_known:
         return  # stable does not know capacity requests: it ignores them
     if request.exactly is not None and request.exactly.capacity_requests is not None:
-        raise RequestError(f"claim {ref}, request {request.name}: has capacity requests, but the "
-                           "DRAConsumableCapacity feature is disabled", "feature-disabled")
+        raise RequestError(
+            f"claim {ref}, request {request.name}: has capacity requests, but the "
+            "DRAConsumableCapacity feature is disabled",
+            "feature-disabled",
+        )
     for sub in request.first_available:
         if sub.capacity_requests is not None:
-            raise RequestError(f"claim {ref}, subrequest {sub.name}: has capacity requests, but the "
-                               "DRAConsumableCapacity feature is disabled", "feature-disabled")
+            raise RequestError(
+                f"claim {ref}, subrequest {sub.name}: has capacity requests, but the "
+                "DRAConsumableCapacity feature is disabled",
+                "feature-disabled",
+            )
 
 
-def _validate(claim: ResourceClaim, req: ExactDeviceRequest | DeviceSubRequest, name: str,
-              classes: Mapping[str, DeviceClass], features: Features) -> DeviceClass:
+def _validate(
+    claim: ResourceClaim,
+    req: ExactDeviceRequest | DeviceSubRequest,
+    name: str,
+    classes: Mapping[str, DeviceClass],
+    features: Features,
+) -> DeviceClass:
     ref = claim_ref(claim)
     for i, sel in enumerate(req.selectors):
         if not sel:
-            raise RequestError(f"claim {ref}, request {name}, selector #{i}: CEL expression empty "
-                               "(unsupported selector type?)")
+            raise RequestError(
+                f"claim {ref}, request {name}, selector #{i}: CEL expression empty "
+                "(unsupported selector type?)"
+            )
     if getattr(req, "admin_access", None) is not None and not features.admin_access:
-        raise RequestError(f"claim {ref}, request {name}: admin access is requested, but the feature "
-                           "is disabled", "admin-access-disabled")
+        raise RequestError(
+            f"claim {ref}, request {name}: admin access is requested, but the feature is disabled",
+            "admin-access-disabled",
+        )
     if not req.device_class_name:
-        raise RequestError(f"claim {ref}, request {name}: missing device class name "
-                           "(unsupported request type?)")
+        raise RequestError(
+            f"claim {ref}, request {name}: missing device class name (unsupported request type?)"
+        )
     cls = classes.get(req.device_class_name)
     if cls is None:
-        raise RequestError(f"claim {ref}, request {name}: could not retrieve device class "
-                           f"{req.device_class_name}: deviceclass.resource.k8s.io "
-                           f'"{req.device_class_name}" not found')
+        raise RequestError(
+            f"claim {ref}, request {name}: could not retrieve device class "
+            f"{req.device_class_name}: deviceclass.resource.k8s.io "
+            f'"{req.device_class_name}" not found'
+        )
     return cls
 
 
-def _size(entry: Req, pools: Sequence[Pool], by_pool: Mapping[str, list[Candidate]],
-          selectable: Selectable, fits: Fits | None) -> None:
+def _size(
+    entry: Req,
+    pools: Sequence[Pool],
+    by_pool: Mapping[str, list[Candidate]],
+    selectable: Selectable,
+    fits: Fits | None,
+) -> None:
     """Set ``num_devices`` (and ``all_devices`` for "All")."""
     if entry.mode == "ExactCount":
         entry.num_devices = entry.count
         return
     if entry.mode != "All":
-        raise RequestError(f"claim {claim_ref(entry.claim)}, request {entry.name}: unsupported count mode "
-                           f"{entry.mode}")
+        raise RequestError(
+            f"claim {claim_ref(entry.claim)}, request {entry.name}: unsupported count mode {entry.mode}"
+        )
     found: list[Candidate] = []
     for pool in pools:
         state = "being updated" if pool.incomplete else "invalid" if pool.invalid else ""
         if state:
-            raise RequestError(f"claim {claim_ref(entry.claim)}, request {entry.name}: asks for all devices, "
-                               f"but resource pool {pool.id} is currently {state}",
-                               "pool-incomplete" if pool.incomplete else "pool-invalid")
+            raise RequestError(
+                f"claim {claim_ref(entry.claim)}, request {entry.name}: asks for all devices, "
+                f"but resource pool {pool.id} is currently {state}",
+                "pool-incomplete" if pool.incomplete else "pool-invalid",
+            )
         for cand in by_pool.get(pool.id, ()):
             if selectable(entry, cand) is True and (fits is None or fits(entry, cand) is True):
                 found.append(cand)
@@ -143,9 +194,18 @@ def _size(entry: Req, pools: Sequence[Pool], by_pool: Mapping[str, list[Candidat
     entry.num_devices = len(found)
 
 
-def prepare_claim(ci: int, claim: ResourceClaim, classes: Mapping[str, DeviceClass], features: Features,
-                  pools: Sequence[Pool], by_pool: Mapping[str, list[Candidate]], selectable: Selectable,
-                  fits: Fits | None, *, capacity_known: bool = True) -> list[list[Req]]:
+def prepare_claim(
+    ci: int,
+    claim: ResourceClaim,
+    classes: Mapping[str, DeviceClass],
+    features: Features,
+    pools: Sequence[Pool],
+    by_pool: Mapping[str, list[Candidate]],
+    selectable: Selectable,
+    fits: Fits | None,
+    *,
+    capacity_known: bool = True,
+) -> list[list[Req]]:
     """One list per request: its single entry, or one entry per subrequest.
     ``capacity_known`` False (stable): capacity requests are ignored, not an error."""
     out: list[list[Req]] = []
@@ -159,13 +219,17 @@ def prepare_claim(ci: int, claim: ResourceClaim, classes: Mapping[str, DeviceCla
         for si, sub in enumerate(subs):
             parent = request.name if request.first_available else None
             name = sub.name if isinstance(sub, DeviceSubRequest) else request.name
-            entry = _entry(ci, ri, si, claim, sub, parent, name,
-                           _validate(claim, sub, name, classes, features))
+            entry = _entry(
+                ci, ri, si, claim, sub, parent, name, _validate(claim, sub, name, classes, features)
+            )
             _size(entry, pools, by_pool, selectable, fits)
             entries.append(entry)
         minimum += min(e.num_devices for e in entries)
         out.append(entries)
     if minimum > RESULTS_MAX_SIZE:
-        raise RequestError(f"claim {claim_ref(claim)}: number of requested devices {minimum} exceeds the "
-                           f"claim limit of {RESULTS_MAX_SIZE}", "result-limit")
+        raise RequestError(
+            f"claim {claim_ref(claim)}: number of requested devices {minimum} exceeds the "
+            f"claim limit of {RESULTS_MAX_SIZE}",
+            "result-limit",
+        )
     return out

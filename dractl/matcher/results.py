@@ -26,8 +26,15 @@ from dractl.model.objects import (
 __all__ = ["allocation_to_dict", "build", "toleration_to_dict"]
 
 
-def build(claim: ResourceClaim, placed: Sequence[Placed], chosen: Sequence[Req], node_name: str,
-          features: Features, *, stable: bool = False) -> AllocationResult:
+def build(
+    claim: ResourceClaim,
+    placed: Sequence[Placed],
+    chosen: Sequence[Req],
+    node_name: str,
+    features: Features,
+    *,
+    stable: bool = False,
+) -> AllocationResult:
     """``chosen``: the entry used for each request (the selected subrequest).  ``stable``:
     the stable implementation, which does not know ``bindsToNode`` (no node pinning for it)."""
     devices = tuple(_device_result(p, features) for p in placed)
@@ -39,10 +46,17 @@ def _device_result(p: Placed, features: Features) -> DeviceRequestAllocationResu
     d = p.cand.device
     binding = features.device_binding_and_status
     return DeviceRequestAllocationResult(
-        p.req.full_name, p.cand.pool.driver, p.cand.pool.name, d.name, True if p.req.admin else None,
-        p.req.tolerations, d.binding_conditions if binding else (),
-        d.binding_failure_conditions if binding else (), p.share_id,
-        dict(p.consumed) if p.consumed else None)
+        p.req.full_name,
+        p.cand.pool.driver,
+        p.cand.pool.name,
+        d.name,
+        True if p.req.admin else None,
+        p.req.tolerations,
+        d.binding_conditions if binding else (),
+        d.binding_failure_conditions if binding else (),
+        p.share_id,
+        dict(p.consumed) if p.consumed else None,
+    )
 
 
 def _config(claim: ResourceClaim, chosen: Sequence[Req]) -> tuple[DeviceConfig, ...]:
@@ -61,41 +75,46 @@ def _config(claim: ResourceClaim, chosen: Sequence[Req]) -> tuple[DeviceConfig, 
     for c in claim.spec.config:
         if not c.requests or any(_chosen_name(n, chosen) for n in c.requests):
             out.append(DeviceConfig(c.requests, c.driver, c.parameters, "FromClaim"))
-    return tuple(_with_requests(c, ()) if c.requests and _covers_all(c.requests, chosen) else c
-                 for c in out)
+    return tuple(_with_requests(c, ()) if c.requests and _covers_all(c.requests, chosen) else c for c in out)
 
 
 def _chosen_name(name: str, chosen: Sequence[Req]) -> bool:
     """A claim config applies when it names a request, or the chosen subrequest."""
-    return any(name == (r.parent or r.name) or (r.parent is not None and name == r.full_name)
-               for r in chosen)
+    return any(name == (r.parent or r.name) or (r.parent is not None and name == r.full_name) for r in chosen)
 
 
 def _covers_all(requests: Sequence[str], chosen: Sequence[Req]) -> bool:
-    return all((r.parent or r.name) in requests or (r.parent is not None and r.full_name in requests)
-               for r in chosen)
+    return all(
+        (r.parent or r.name) in requests or (r.parent is not None and r.full_name in requests) for r in chosen
+    )
 
 
 def _with_requests(c: DeviceConfig, requests: tuple[str, ...]) -> DeviceConfig:
     return DeviceConfig(requests, c.driver, c.parameters, c.source)
 
 
-def _node_selector(claim: ResourceClaim, placed: Sequence[Placed], node_name: str,
-                   binds_to_node: bool) -> dict[str, Any] | None:
+def _node_selector(
+    claim: ResourceClaim, placed: Sequence[Placed], node_name: str, binds_to_node: bool
+) -> dict[str, Any] | None:
     fields: list[dict[str, Any]] = []
     exprs: list[dict[str, Any]] = []
     for p in placed:
         per_device = bool(p.cand.slice.per_device_node_selection)
         src = p.cand.device if per_device else p.cand.slice
         if src.node_name is not None or (binds_to_node and p.cand.device.binds_to_node):
-            return {"nodeSelectorTerms": [{"matchFields": [
-                {"key": "metadata.name", "operator": "In", "values": [node_name]}]}]}
+            return {
+                "nodeSelectorTerms": [
+                    {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node_name]}]}
+                ]
+            }
         terms = (src.node_selector or {}).get("nodeSelectorTerms") if src.node_selector is not None else None
         if not terms:
             continue
         if len(terms) > 1:
-            raise RequestError(f"create NodeSelector for claim {claim.meta.name}: unsupported "
-                               f"ResourceSlice.NodeSelector with {len(terms)} terms")
+            raise RequestError(
+                f"create NodeSelector for claim {claim.meta.name}: unsupported "
+                f"ResourceSlice.NodeSelector with {len(terms)} terms"
+            )
         merge_requirements(fields, terms[0].get("matchFields") or [])
         merge_requirements(exprs, terms[0].get("matchExpressions") or [])
     if not fields and not exprs:

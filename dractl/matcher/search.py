@@ -33,8 +33,14 @@ class StepLimit(Exception):
 class Search:
     """Mutable search state for one Allocate call."""
 
-    def __init__(self, reqs: list[list[list[Req]]], cands: list[Candidate], placer: Placer,
-                 pruner: Pruner | None, max_steps: int | None) -> None:
+    def __init__(
+        self,
+        reqs: list[list[list[Req]]],
+        cands: list[Candidate],
+        placer: Placer,
+        pruner: Pruner | None,
+        max_steps: int | None,
+    ) -> None:
         self.reqs = reqs
         self.cands = cands
         self.placer = placer
@@ -57,8 +63,14 @@ class Search:
         if not in_sub and req.parent is not None:
             return self._first_available(ci, ri, di)
         if req.all_devices is not None and not req.all_devices:
-            self.placer.rec.note(req.claim.meta.key, req.full_name, None, "request", Reason.NO_DEVICES,
-                                 'allocationMode "All" found no matching device')
+            self.placer.rec.note(
+                req.claim.meta.key,
+                req.full_name,
+                None,
+                "request",
+                Reason.NO_DEVICES,
+                'allocationMode "All" found no matching device',
+            )
             return FAIL
         if di >= req.num_devices:
             return self.allocate_one(ci, ri + 1, 0, 0, False, 0)
@@ -84,7 +96,7 @@ class Search:
         return EXCEEDED if all_exceeded else FAIL
 
     def _take_all(self, req: Req, di: int, in_sub: bool) -> int:
-        """"All" mode: the devices are known; each one must be usable, in order."""
+        """ "All" mode: the devices are known; each one must be usable, in order."""
         assert req.all_devices is not None
         undo = self.placer.place(req, req.all_devices[di], must=True)
         if undo is None:
@@ -105,12 +117,12 @@ class Search:
             undo = placer.place(req, cand, must=False)
             if undo is None:
                 continue
-            code = self.allocate_one(req.claim_index, req.request_index, req.sub_index, di + 1, in_sub,
-                                     idx + 1)
+            code = self.allocate_one(
+                req.claim_index, req.request_index, req.sub_index, di + 1, in_sub, idx + 1
+            )
             if code == DONE:
                 return DONE
             undo()
             if code == EXCEEDED:
                 return EXCEEDED
         return FAIL
-

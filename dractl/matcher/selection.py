@@ -50,11 +50,17 @@ def fingerprint(device: Device, hide_multi: bool = False) -> Hashable:
     """What a selector can observe of a device; equal fingerprints, equal results.
     ``hide_multi``: allowMultipleAllocations is not passed to CEL (it reads false)."""
     try:
-        key = (device.driver, None if hide_multi else device.allow_multiple_allocations,
-               device.unknown_attributes,
-               tuple(sorted((k, a.kind, a.value) for k, a in device.attributes.items())),
-               tuple(sorted((k, c.value.unscaled, c.value.scale, c.value.format)
-                            for k, c in device.capacity.items())))
+        key = (
+            device.driver,
+            None if hide_multi else device.allow_multiple_allocations,
+            device.unknown_attributes,
+            tuple(sorted((k, a.kind, a.value) for k, a in device.attributes.items())),
+            tuple(
+                sorted(
+                    (k, c.value.unscaled, c.value.scale, c.value.format) for k, c in device.capacity.items()
+                )
+            ),
+        )
         hash(key)
     except TypeError:  # an odd attribute value: don't share results for this device
         return ("id", id(device))
@@ -81,8 +87,11 @@ class SelectorCache:
         if hit is not None and hit[0] is device:
             return hit[1], hit[2]
         fp = self._print_ids.setdefault(fingerprint(device, hide), len(self._print_ids))
-        seen = replace(device, allow_multiple_allocations=None) \
-            if hide and device.allow_multiple_allocations is not None else device
+        seen = (
+            replace(device, allow_multiple_allocations=None)
+            if hide and device.allow_multiple_allocations is not None
+            else device
+        )
         self._prints[(id(device), hide)] = (device, fp, seen)
         return fp, seen
 

@@ -30,6 +30,7 @@ class RuleSelectorError(Exception):
         super().__init__(message)
         self.message = message
 
+
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
 
 
@@ -57,8 +58,9 @@ def tolerates(toleration: DeviceToleration, taint: DeviceTaint) -> bool:
     return toleration.operator == "Exists"
 
 
-def blocking_taint(taints: Sequence[EffectiveTaint],
-                   tolerations: Sequence[DeviceToleration]) -> EffectiveTaint | None:
+def blocking_taint(
+    taints: Sequence[EffectiveTaint], tolerations: Sequence[DeviceToleration]
+) -> EffectiveTaint | None:
     """The first NoSchedule/NoExecute taint no toleration tolerates, else None."""
     for et in taints:
         if et.taint.effect in BLOCKING_EFFECTS and not any(tolerates(t, et.taint) for t in tolerations):
@@ -66,15 +68,21 @@ def blocking_taint(taints: Sequence[EffectiveTaint],
     return None
 
 
-def rule_matches(rule: DeviceTaintRule, device: Device, cel_match: CelMatch | None = None,
-                 classes: Mapping[str, DeviceClass] | None = None,
-                 on_error: OnRuleError | None = None) -> bool:
+def rule_matches(
+    rule: DeviceTaintRule,
+    device: Device,
+    cel_match: CelMatch | None = None,
+    classes: Mapping[str, DeviceClass] | None = None,
+    on_error: OnRuleError | None = None,
+) -> bool:
     sel = rule.device_selector
     if sel is None:
         return True
-    if not ((sel.driver is None or sel.driver == device.driver)
-            and (sel.pool is None or sel.pool == device.pool)
-            and (sel.device is None or sel.device == device.name)):
+    if not (
+        (sel.driver is None or sel.driver == device.driver)
+        and (sel.pool is None or sel.pool == device.pool)
+        and (sel.device is None or sel.device == device.name)
+    ):
         return False
     exprs: list[tuple[str, str]] = [(f"selector #{i}", e) for i, e in enumerate(sel.selectors)]
     if sel.device_class_name is not None:
@@ -97,11 +105,18 @@ def rule_matches(rule: DeviceTaintRule, device: Device, cel_match: CelMatch | No
     return True
 
 
-def effective_taints(device: Device, rules: Sequence[DeviceTaintRule], cel_match: CelMatch | None = None,
-                     classes: Mapping[str, DeviceClass] | None = None,
-                     on_error: OnRuleError | None = None) -> tuple[EffectiveTaint, ...]:
+def effective_taints(
+    device: Device,
+    rules: Sequence[DeviceTaintRule],
+    cel_match: CelMatch | None = None,
+    classes: Mapping[str, DeviceClass] | None = None,
+    on_error: OnRuleError | None = None,
+) -> tuple[EffectiveTaint, ...]:
     """The slice's taints followed by those of matching rules (in rule order)."""
     own = tuple(EffectiveTaint(t) for t in device.taints)
-    extra = tuple(EffectiveTaint(r.taint, r.meta.name) for r in rules
-                  if rule_matches(r, device, cel_match, classes, on_error))
+    extra = tuple(
+        EffectiveTaint(r.taint, r.meta.name)
+        for r in rules
+        if rule_matches(r, device, cel_match, classes, on_error)
+    )
     return own + extra

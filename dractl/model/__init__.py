@@ -27,15 +27,42 @@ if TYPE_CHECKING:
     from dractl.model.quantity import Quantity, QuantityError
 
 _WHERE = {
-    "Features": "features", "Origin": "origin", "Quantity": "quantity", "QuantityError": "quantity",
-    **{name: "objects" for name in (
-        "AllocationResult", "AttributeValue", "Device", "DeviceClass", "DeviceTaintRule", "Node", "Pod",
-        "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")},
+    "Features": "features",
+    "Origin": "origin",
+    "Quantity": "quantity",
+    "QuantityError": "quantity",
+    **{
+        name: "objects"
+        for name in (
+            "AllocationResult",
+            "AttributeValue",
+            "Device",
+            "DeviceClass",
+            "DeviceTaintRule",
+            "Node",
+            "Pod",
+            "ResourceClaim",
+            "ResourceClaimTemplate",
+            "ResourceSlice",
+        )
+    },
 }
 
 __all__ = [
-    "AllocationResult", "AttributeValue", "Device", "DeviceClass", "DeviceTaintRule", "Features", "Node",
-    "Origin", "Pod", "Quantity", "QuantityError", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice",
+    "AllocationResult",
+    "AttributeValue",
+    "Device",
+    "DeviceClass",
+    "DeviceTaintRule",
+    "Features",
+    "Node",
+    "Origin",
+    "Pod",
+    "Quantity",
+    "QuantityError",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "ResourceSlice",
 ]
 
 

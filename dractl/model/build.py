@@ -58,11 +58,14 @@ def _oq(v: Any) -> Quantity | None:
 def meta(raw: Any) -> o.ObjectMeta:
     m = _m(raw)
     return o.ObjectMeta(
-        name=_s(m.get("name")), namespace=_s(m.get("namespace")), uid=_s(m.get("uid")),
+        name=_s(m.get("name")),
+        namespace=_s(m.get("namespace")),
+        uid=_s(m.get("uid")),
         generate_name=_s(m.get("generateName")),
         labels={k: v for k, v in _m(m.get("labels")).items() if isinstance(v, str)},
         annotations={k: v for k, v in _m(m.get("annotations")).items() if isinstance(v, str)},
-        generation=_i(m.get("generation")), resource_version=_s(m.get("resourceVersion")),
+        generation=_i(m.get("generation")),
+        resource_version=_s(m.get("resourceVersion")),
         creation_timestamp=_os(m.get("creationTimestamp")),
         deletion_timestamp=_os(m.get("deletionTimestamp")),
         owner_references=tuple(x for x in _l(m.get("ownerReferences")) if isinstance(x, Mapping)),
@@ -104,8 +107,9 @@ def _policy(raw: Any) -> o.RequestPolicy | None:
     vr = None
     if isinstance(rng, Mapping):
         vr = o.ValidRange(_oq(rng.get("min")), _oq(rng.get("max")), _oq(rng.get("step")))
-    return o.RequestPolicy(_oq(raw.get("default")),
-                           tuple(Quantity.parse(x) for x in _l(raw.get("validValues"))), vr)
+    return o.RequestPolicy(
+        _oq(raw.get("default")), tuple(Quantity.parse(x) for x in _l(raw.get("validValues"))), vr
+    )
 
 
 def taint(raw: Any) -> o.DeviceTaint:
@@ -123,17 +127,26 @@ def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
             attrs[name] = a
         else:
             unknown.append(name)
-    cap = {name: o.DeviceCapacity(_q(_m(v).get("value")), _policy(_m(v).get("requestPolicy")))
-           for name, v in _m(m.get("capacity")).items()}
+    cap = {
+        name: o.DeviceCapacity(_q(_m(v).get("value")), _policy(_m(v).get("requestPolicy")))
+        for name, v in _m(m.get("capacity")).items()
+    }
     return o.Device(
-        name=_s(m.get("name")), driver=driver, pool=pool, attributes=attrs, capacity=cap,
-        consumes_counters=tuple(o.DeviceCounterConsumption(_s(_m(c).get("counterSet")),
-                                                           _counters(_m(c).get("counters")))
-                                for c in _l(m.get("consumesCounters"))),
+        name=_s(m.get("name")),
+        driver=driver,
+        pool=pool,
+        attributes=attrs,
+        capacity=cap,
+        consumes_counters=tuple(
+            o.DeviceCounterConsumption(_s(_m(c).get("counterSet")), _counters(_m(c).get("counters")))
+            for c in _l(m.get("consumesCounters"))
+        ),
         node_name=_os(m.get("nodeName")),
         node_selector=m.get("nodeSelector") if isinstance(m.get("nodeSelector"), Mapping) else None,
-        all_nodes=_ob(m.get("allNodes")), taints=tuple(taint(t) for t in _l(m.get("taints"))),
-        binds_to_node=_ob(m.get("bindsToNode")), binding_conditions=_strs(m.get("bindingConditions")),
+        all_nodes=_ob(m.get("allNodes")),
+        taints=tuple(taint(t) for t in _l(m.get("taints"))),
+        binds_to_node=_ob(m.get("bindsToNode")),
+        binding_conditions=_strs(m.get("bindingConditions")),
         binding_failure_conditions=_strs(m.get("bindingFailureConditions")),
         allow_multiple_allocations=_ob(m.get("allowMultipleAllocations")),
         unknown_attributes=tuple(unknown),
@@ -146,22 +159,34 @@ def resource_slice(raw: Raw, origin: o.Origin | None = None) -> o.ResourceSlice:
     p = _m(spec.get("pool"))
     pool = o.ResourcePool(_s(p.get("name")), _i(p.get("generation")), _i(p.get("resourceSliceCount")))
     return o.ResourceSlice(
-        meta=meta(raw.get("metadata")), driver=driver, pool=pool, node_name=_os(spec.get("nodeName")),
+        meta=meta(raw.get("metadata")),
+        driver=driver,
+        pool=pool,
+        node_name=_os(spec.get("nodeName")),
         node_selector=spec.get("nodeSelector") if isinstance(spec.get("nodeSelector"), Mapping) else None,
         all_nodes=_ob(spec.get("allNodes")),
         per_device_node_selection=_ob(spec.get("perDeviceNodeSelection")),
         devices=tuple(device(d, driver, pool.name) for d in _l(spec.get("devices"))),
-        shared_counters=tuple(o.CounterSet(_s(_m(c).get("name")), _counters(_m(c).get("counters")))
-                              for c in _l(spec.get("sharedCounters"))),
-        api_version=_s(raw.get("apiVersion")), origin=origin, raw=raw,
+        shared_counters=tuple(
+            o.CounterSet(_s(_m(c).get("name")), _counters(_m(c).get("counters")))
+            for c in _l(spec.get("sharedCounters"))
+        ),
+        api_version=_s(raw.get("apiVersion")),
+        origin=origin,
+        raw=raw,
     )
 
 
 def toleration(raw: Any) -> o.DeviceToleration:
     m = _m(raw)
     secs = m.get("tolerationSeconds")
-    return o.DeviceToleration(_s(m.get("key")), _s(m.get("operator"), "Equal") or "Equal", _s(m.get("value")),
-                              _s(m.get("effect")), secs if isinstance(secs, int) else None)
+    return o.DeviceToleration(
+        _s(m.get("key")),
+        _s(m.get("operator"), "Equal") or "Equal",
+        _s(m.get("value")),
+        _s(m.get("effect")),
+        secs if isinstance(secs, int) else None,
+    )
 
 
 def _selectors(raw: Any) -> tuple[str, ...]:
@@ -188,33 +213,52 @@ def request(raw: Any) -> o.DeviceRequest:
         e = m["exactly"]
         mode, count = _count(e)
         exact = o.ExactDeviceRequest(
-            _s(e.get("deviceClassName")), _selectors(e.get("selectors")), mode, count,
-            _ob(e.get("adminAccess")), tuple(toleration(t) for t in _l(e.get("tolerations"))),
-            _cap_requests(e.get("capacity")))
+            _s(e.get("deviceClassName")),
+            _selectors(e.get("selectors")),
+            mode,
+            count,
+            _ob(e.get("adminAccess")),
+            tuple(toleration(t) for t in _l(e.get("tolerations"))),
+            _cap_requests(e.get("capacity")),
+        )
     subs = []
     for s in _l(m.get("firstAvailable")):
         sm = _m(s)
         mode, count = _count(sm)
-        subs.append(o.DeviceSubRequest(
-            _s(sm.get("name")), _s(sm.get("deviceClassName")), _selectors(sm.get("selectors")), mode, count,
-            tuple(toleration(t) for t in _l(sm.get("tolerations"))), _cap_requests(sm.get("capacity"))))
+        subs.append(
+            o.DeviceSubRequest(
+                _s(sm.get("name")),
+                _s(sm.get("deviceClassName")),
+                _selectors(sm.get("selectors")),
+                mode,
+                count,
+                tuple(toleration(t) for t in _l(sm.get("tolerations"))),
+                _cap_requests(sm.get("capacity")),
+            )
+        )
     return o.DeviceRequest(_s(m.get("name")), exact, tuple(subs))
 
 
 def config(raw: Any) -> o.DeviceConfig:
     m = _m(raw)
     opaque = _m(m.get("opaque"))
-    return o.DeviceConfig(_strs(m.get("requests")), _s(opaque.get("driver")), opaque.get("parameters"),
-                          _s(m.get("source")))
+    return o.DeviceConfig(
+        _strs(m.get("requests")), _s(opaque.get("driver")), opaque.get("parameters"), _s(m.get("source"))
+    )
 
 
 def claim_spec(raw: Any) -> o.ResourceClaimSpec:
     devices = _m(_m(raw).get("devices"))
     return o.ResourceClaimSpec(
         requests=tuple(request(r) for r in _l(devices.get("requests"))),
-        constraints=tuple(o.DeviceConstraint(_strs(_m(c).get("requests")), _os(_m(c).get("matchAttribute")),
-                                             _os(_m(c).get("distinctAttribute")))
-                          for c in _l(devices.get("constraints"))),
+        constraints=tuple(
+            o.DeviceConstraint(
+                _strs(_m(c).get("requests")),
+                _os(_m(c).get("matchAttribute")),
+                _os(_m(c).get("distinctAttribute")),
+            )
+            for c in _l(devices.get("constraints"))
+        ),
         config=tuple(config(c) for c in _l(devices.get("config"))),
     )
 
@@ -227,42 +271,76 @@ def allocation(raw: Any) -> o.AllocationResult | None:
     for r in _l(devices.get("results")):
         rm = _m(r)
         cc = rm.get("consumedCapacity")
-        results.append(o.DeviceRequestAllocationResult(
-            _s(rm.get("request")), _s(rm.get("driver")), _s(rm.get("pool")), _s(rm.get("device")),
-            _ob(rm.get("adminAccess")), tuple(toleration(t) for t in _l(rm.get("tolerations"))),
-            _strs(rm.get("bindingConditions")), _strs(rm.get("bindingFailureConditions")),
-            _os(rm.get("shareID")), {k: _q(v) for k, v in cc.items()} if isinstance(cc, Mapping) else None))
+        results.append(
+            o.DeviceRequestAllocationResult(
+                _s(rm.get("request")),
+                _s(rm.get("driver")),
+                _s(rm.get("pool")),
+                _s(rm.get("device")),
+                _ob(rm.get("adminAccess")),
+                tuple(toleration(t) for t in _l(rm.get("tolerations"))),
+                _strs(rm.get("bindingConditions")),
+                _strs(rm.get("bindingFailureConditions")),
+                _os(rm.get("shareID")),
+                {k: _q(v) for k, v in cc.items()} if isinstance(cc, Mapping) else None,
+            )
+        )
     ns = raw.get("nodeSelector")
-    return o.AllocationResult(tuple(results), tuple(config(c) for c in _l(devices.get("config"))),
-                              ns if isinstance(ns, Mapping) else None, _os(raw.get("allocationTimestamp")))
+    return o.AllocationResult(
+        tuple(results),
+        tuple(config(c) for c in _l(devices.get("config"))),
+        ns if isinstance(ns, Mapping) else None,
+        _os(raw.get("allocationTimestamp")),
+    )
 
 
 def resource_claim(raw: Raw, origin: o.Origin | None = None) -> o.ResourceClaim:
     status = _m(raw.get("status"))
     return o.ResourceClaim(
-        meta=meta(raw.get("metadata")), spec=claim_spec(raw.get("spec")),
+        meta=meta(raw.get("metadata")),
+        spec=claim_spec(raw.get("spec")),
         allocation=allocation(status.get("allocation")),
-        reserved_for=tuple(o.ResourceClaimConsumerReference(_s(_m(r).get("resource")), _s(_m(r).get("name")),
-                                                            _s(_m(r).get("uid")), _s(_m(r).get("apiGroup")))
-                           for r in _l(status.get("reservedFor"))),
+        reserved_for=tuple(
+            o.ResourceClaimConsumerReference(
+                _s(_m(r).get("resource")),
+                _s(_m(r).get("name")),
+                _s(_m(r).get("uid")),
+                _s(_m(r).get("apiGroup")),
+            )
+            for r in _l(status.get("reservedFor"))
+        ),
         device_statuses=tuple(x for x in _l(status.get("devices")) if isinstance(x, Mapping)),
-        api_version=_s(raw.get("apiVersion")), origin=origin, raw=raw)
+        api_version=_s(raw.get("apiVersion")),
+        origin=origin,
+        raw=raw,
+    )
 
 
 def resource_claim_template(raw: Raw, origin: o.Origin | None = None) -> o.ResourceClaimTemplate:
     tmpl = _m(raw.get("spec"))
     tm = meta(tmpl.get("metadata"))
-    return o.ResourceClaimTemplate(meta=meta(raw.get("metadata")), spec=claim_spec(tmpl.get("spec")),
-                                   template_labels=tm.labels, template_annotations=tm.annotations,
-                                   api_version=_s(raw.get("apiVersion")), origin=origin, raw=raw)
+    return o.ResourceClaimTemplate(
+        meta=meta(raw.get("metadata")),
+        spec=claim_spec(tmpl.get("spec")),
+        template_labels=tm.labels,
+        template_annotations=tm.annotations,
+        api_version=_s(raw.get("apiVersion")),
+        origin=origin,
+        raw=raw,
+    )
 
 
 def device_class(raw: Raw, origin: o.Origin | None = None) -> o.DeviceClass:
     spec = _m(raw.get("spec"))
-    return o.DeviceClass(meta=meta(raw.get("metadata")), selectors=_selectors(spec.get("selectors")),
-                         config=tuple(config(c) for c in _l(spec.get("config"))),
-                         extended_resource_name=_os(spec.get("extendedResourceName")),
-                         api_version=_s(raw.get("apiVersion")), origin=origin, raw=raw)
+    return o.DeviceClass(
+        meta=meta(raw.get("metadata")),
+        selectors=_selectors(spec.get("selectors")),
+        config=tuple(config(c) for c in _l(spec.get("config"))),
+        extended_resource_name=_os(spec.get("extendedResourceName")),
+        api_version=_s(raw.get("apiVersion")),
+        origin=origin,
+        raw=raw,
+    )
 
 
 def device_taint_rule(raw: Raw, origin: o.Origin | None = None) -> o.DeviceTaintRule:
@@ -270,29 +348,49 @@ def device_taint_rule(raw: Raw, origin: o.Origin | None = None) -> o.DeviceTaint
     sel = spec.get("deviceSelector")
     ds = None
     if isinstance(sel, Mapping):
-        ds = o.DeviceTaintSelector(_os(sel.get("driver")), _os(sel.get("pool")), _os(sel.get("device")),
-                                   _os(sel.get("deviceClassName")), _selectors(sel.get("selectors")))
-    return o.DeviceTaintRule(meta=meta(raw.get("metadata")), device_selector=ds,
-                             taint=taint(spec.get("taint")), api_version=_s(raw.get("apiVersion")),
-                             origin=origin, raw=raw)
+        ds = o.DeviceTaintSelector(
+            _os(sel.get("driver")),
+            _os(sel.get("pool")),
+            _os(sel.get("device")),
+            _os(sel.get("deviceClassName")),
+            _selectors(sel.get("selectors")),
+        )
+    return o.DeviceTaintRule(
+        meta=meta(raw.get("metadata")),
+        device_selector=ds,
+        taint=taint(spec.get("taint")),
+        api_version=_s(raw.get("apiVersion")),
+        origin=origin,
+        raw=raw,
+    )
 
 
 def node(raw: Raw, origin: o.Origin | None = None) -> o.Node:
     spec = _m(raw.get("spec"))
-    return o.Node(meta=meta(raw.get("metadata")),
-                  taints=tuple(o.Taint(_s(_m(t).get("key")), _s(_m(t).get("value")), _s(_m(t).get("effect")))
-                               for t in _l(spec.get("taints"))),
-                  unschedulable=spec.get("unschedulable") is True, api_version=_s(raw.get("apiVersion")),
-                  origin=origin, raw=raw)
+    return o.Node(
+        meta=meta(raw.get("metadata")),
+        taints=tuple(
+            o.Taint(_s(_m(t).get("key")), _s(_m(t).get("value")), _s(_m(t).get("effect")))
+            for t in _l(spec.get("taints"))
+        ),
+        unschedulable=spec.get("unschedulable") is True,
+        api_version=_s(raw.get("apiVersion")),
+        origin=origin,
+        raw=raw,
+    )
 
 
 def _container(raw: Any, init: bool) -> o.ContainerClaims:
     m = _m(raw)
     res = _m(m.get("resources"))
     claims = tuple((_s(_m(c).get("name")), _os(_m(c).get("request"))) for c in _l(res.get("claims")))
-    return o.ContainerClaims(_s(m.get("name")), claims,
-                             {k: str(v) for k, v in _m(res.get("requests")).items()},
-                             {k: str(v) for k, v in _m(res.get("limits")).items()}, init)
+    return o.ContainerClaims(
+        _s(m.get("name")),
+        claims,
+        {k: str(v) for k, v in _m(res.get("requests")).items()},
+        {k: str(v) for k, v in _m(res.get("limits")).items()},
+        init,
+    )
 
 
 def pod(raw: Raw, origin: o.Origin | None = None) -> o.Pod:
@@ -301,20 +399,33 @@ def pod(raw: Raw, origin: o.Origin | None = None) -> o.Pod:
     aff = spec.get("affinity")
     ext = status.get("extendedResourceClaimStatus")
     return o.Pod(
-        meta=meta(raw.get("metadata")), node_name=_os(spec.get("nodeName")),
+        meta=meta(raw.get("metadata")),
+        node_name=_os(spec.get("nodeName")),
         node_selector={k: v for k, v in _m(spec.get("nodeSelector")).items() if isinstance(v, str)},
         affinity=aff if isinstance(aff, Mapping) else None,
         tolerations=tuple(t for t in _l(spec.get("tolerations")) if isinstance(t, Mapping)),
         scheduler_name=_os(spec.get("schedulerName")),
-        resource_claims=tuple(o.PodResourceClaim(_s(_m(c).get("name")), _os(_m(c).get("resourceClaimName")),
-                                                 _os(_m(c).get("resourceClaimTemplateName")))
-                              for c in _l(spec.get("resourceClaims"))),
-        containers=tuple([_container(c, True) for c in _l(spec.get("initContainers"))]
-                         + [_container(c, False) for c in _l(spec.get("containers"))]),
-        claim_statuses={_s(_m(c).get("name")): _os(_m(c).get("resourceClaimName"))
-                        for c in _l(status.get("resourceClaimStatuses"))},
+        resource_claims=tuple(
+            o.PodResourceClaim(
+                _s(_m(c).get("name")),
+                _os(_m(c).get("resourceClaimName")),
+                _os(_m(c).get("resourceClaimTemplateName")),
+            )
+            for c in _l(spec.get("resourceClaims"))
+        ),
+        containers=tuple(
+            [_container(c, True) for c in _l(spec.get("initContainers"))]
+            + [_container(c, False) for c in _l(spec.get("containers"))]
+        ),
+        claim_statuses={
+            _s(_m(c).get("name")): _os(_m(c).get("resourceClaimName"))
+            for c in _l(status.get("resourceClaimStatuses"))
+        },
         extended_resource_claim_status=ext if isinstance(ext, Mapping) else None,
-        api_version=_s(raw.get("apiVersion")), origin=origin, raw=raw)
+        api_version=_s(raw.get("apiVersion")),
+        origin=origin,
+        raw=raw,
+    )
 
 
 BUILDERS: dict[str, Callable[[Raw, o.Origin | None], Any]] = {

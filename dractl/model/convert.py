@@ -15,8 +15,15 @@ from typing import Any
 Raw = Mapping[str, Any]
 
 V1BETA1 = "resource.k8s.io/v1beta1"
-_EXACT_FIELDS = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations",
-                 "capacity")
+_EXACT_FIELDS = (
+    "deviceClassName",
+    "selectors",
+    "allocationMode",
+    "count",
+    "adminAccess",
+    "tolerations",
+    "capacity",
+)
 
 
 def _flatten_device(dev: Any) -> Any:

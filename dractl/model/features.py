@@ -35,8 +35,9 @@ def parse_kube_version(text: str) -> tuple[str, int | None]:
     core = core.split("+", 1)[0].split("-", 1)[0]
     parts = core.split(".")
     if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts) or parts[0] != "1":
-        raise ValueError(f"invalid Kubernetes version {text!r}: expected 1.MINOR or 1.MINOR.PATCH, e.g. 1.37 "
-                         "or v1.37.2")
+        raise ValueError(
+            f"invalid Kubernetes version {text!r}: expected 1.MINOR or 1.MINOR.PATCH, e.g. 1.37 or v1.37.2"
+        )
     minor = f"1.{int(parts[1])}"
     return minor, int(parts[2]) if len(parts) == 3 else None
 
@@ -77,13 +78,28 @@ GATE_NAMES: dict[str, str] = {
 _DEFAULTS: dict[str, dict[str, bool]] = {
     "1.34": {"admin_access": True, "prioritized_list": True, "resource_claim_device_status": True},
     "1.35": {"admin_access": True, "prioritized_list": True, "resource_claim_device_status": True},
-    "1.36": {"admin_access": True, "prioritized_list": True, "resource_claim_device_status": True,
-             "partitionable_devices": True, "device_taints": True, "consumable_capacity": True,
-             "device_binding_and_status": True, "extended_resource": True},
-    "1.37": {"admin_access": True, "prioritized_list": True, "resource_claim_device_status": True,
-             "partitionable_devices": True, "device_taints": True, "device_taint_rules": True,
-             "consumable_capacity": True, "device_binding_and_status": True, "extended_resource": True,
-             "fractional_capacity_range": True},
+    "1.36": {
+        "admin_access": True,
+        "prioritized_list": True,
+        "resource_claim_device_status": True,
+        "partitionable_devices": True,
+        "device_taints": True,
+        "consumable_capacity": True,
+        "device_binding_and_status": True,
+        "extended_resource": True,
+    },
+    "1.37": {
+        "admin_access": True,
+        "prioritized_list": True,
+        "resource_claim_device_status": True,
+        "partitionable_devices": True,
+        "device_taints": True,
+        "device_taint_rules": True,
+        "consumable_capacity": True,
+        "device_binding_and_status": True,
+        "extended_resource": True,
+        "fractional_capacity_range": True,
+    },
 }
 
 # Gates that a real cluster of that release locks to their default (GA locked).
@@ -91,8 +107,9 @@ _LOCKED: dict[str, frozenset[str]] = {
     "1.34": frozenset(),
     "1.35": frozenset(),
     "1.36": frozenset({"admin_access"}),
-    "1.37": frozenset({"admin_access", "prioritized_list", "resource_claim_device_status",
-                       "extended_resource"}),
+    "1.37": frozenset(
+        {"admin_access", "prioritized_list", "resource_claim_device_status", "extended_resource"}
+    ),
 }
 
 
@@ -124,8 +141,9 @@ def _did_you_mean(name: str) -> str:
     names = sorted(GATE_NAMES.values())
     by_lower = {n.lower(): n for n in names}
     bare = name.lower().removeprefix("dra")
-    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6) or \
-        difflib.get_close_matches("dra" + bare, list(by_lower), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(
+        name.lower(), list(by_lower), n=1, cutoff=0.6
+    ) or difflib.get_close_matches("dra" + bare, list(by_lower), n=1, cutoff=0.6)
     if close:
         return f"; did you mean {by_lower[close[0]]}?"
     return f" (the {len(names)} DRA gates dractl knows are named DRA…, e.g. DRAPrioritizedList)"
@@ -156,8 +174,10 @@ class Features:
     def for_version(cls, kube_version: str = DEFAULT_KUBE_VERSION) -> Features:
         """The default gates of a Kubernetes minor (``"1.34"`` … ``"1.37"``); ValueError otherwise."""
         if kube_version not in _DEFAULTS:
-            raise ValueError(f"unsupported Kubernetes version {kube_version!r}; "
-                             f"one of: {', '.join(SUPPORTED_KUBE_VERSIONS)}")
+            raise ValueError(
+                f"unsupported Kubernetes version {kube_version!r}; "
+                f"one of: {', '.join(SUPPORTED_KUBE_VERSIONS)}"
+            )
         return cls(**_DEFAULTS[kube_version])
 
     @classmethod
@@ -187,8 +207,11 @@ class Features:
     def locked_overrides(self, kube_version: str) -> list[str]:
         """Gate names set against a value the release locks (the caller warns)."""
         default = Features.for_version(kube_version)
-        return [GATE_NAMES[f] for f in sorted(_LOCKED.get(kube_version, frozenset()))
-                if getattr(self, f) != getattr(default, f)]
+        return [
+            GATE_NAMES[f]
+            for f in sorted(_LOCKED.get(kube_version, frozenset()))
+            if getattr(self, f) != getattr(default, f)
+        ]
 
     def enabled(self) -> Iterable[str]:
         return (GATE_NAMES[f.name] for f in fields(self) if getattr(self, f.name))

@@ -291,7 +291,7 @@ class DeviceTaintSelector:
     pool: str | None = None
     device: str | None = None
     device_class_name: str | None = None  # v1alpha3 only (1.33–1.34)
-    selectors: tuple[str, ...] = ()       # v1alpha3 only (1.33–1.34)
+    selectors: tuple[str, ...] = ()  # v1alpha3 only (1.33–1.34)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -27,8 +27,7 @@ _BINARY = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 _DEC_SUFFIX = {v: k for k, v in _DECIMAL.items()}
 _BIN_SUFFIX = {v: k for k, v in _BINARY.items()}
-FORMAT_MESSAGE = ("quantities must match the regular expression "
-                  "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+FORMAT_MESSAGE = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 
 
 class QuantityError(ValueError):

@@ -78,8 +78,10 @@ def _blocking(b: dict[str, Any] | None) -> list[str]:
         return []
     out = ["", f"next copy: {b['message']}"]
     if b["nodesNotExplained"]:
-        out.append(f"  (explained on the {b['nodesEvaluated']} nodes with the most free devices; "
-                   f"{b['nodesNotExplained']} others not)")
+        out.append(
+            f"  (explained on the {b['nodesEvaluated']} nodes with the most free devices; "
+            f"{b['nodesNotExplained']} others not)"
+        )
     for g in b["groups"][:GROUPS_SHOWN]:
         ex = ", ".join(g["examples"])
         out.append(f"  {g['nodes']} node{'s' if g['nodes'] != 1 else ''}: {g['message']} (e.g. {ex})")

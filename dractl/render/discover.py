@@ -50,8 +50,11 @@ class DiscoverReport:
 
     def names(self) -> list[str]:
         """``resourceslice.resource.k8s.io/NAME`` of each slice (kubectl's ``-o name``)."""
-        return [f"resourceslice.resource.k8s.io/{d['metadata']['name']}" for d in self.documents
-                if isinstance(d, dict) and d.get("kind") == "ResourceSlice"]
+        return [
+            f"resourceslice.resource.k8s.io/{d['metadata']['name']}"
+            for d in self.documents
+            if isinstance(d, dict) and d.get("kind") == "ResourceSlice"
+        ]
 
 
 def write_tables(report: Any, console: Any) -> None:

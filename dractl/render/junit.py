@@ -74,9 +74,12 @@ def _fill(case: ET.Element, obj: dict[str, Any], items: list[dict[str, Any]]) ->
 def _count(root: ET.Element) -> None:
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for suite in root:
-        counts = {"tests": len(suite), "failures": len(suite.findall("testcase/failure")),
-                  "errors": len(suite.findall("testcase/error")),
-                  "skipped": len(suite.findall("testcase/skipped"))}
+        counts = {
+            "tests": len(suite),
+            "failures": len(suite.findall("testcase/failure")),
+            "errors": len(suite.findall("testcase/error")),
+            "skipped": len(suite.findall("testcase/skipped")),
+        }
         for k, v in counts.items():
             suite.set(k, str(v))
             totals[k] += v

@@ -106,8 +106,13 @@ def format_enum(report_type: str) -> type[Enum]:
     return Enum(f"{report_type.title().replace('-', '')}Format", members, type=str)  # type: ignore[return-value]
 
 
-def render(report: Any, fmt: Format | str | Enum, console: Any, command: str | None = None,
-           opts: RenderOptions | None = None) -> None:
+def render(
+    report: Any,
+    fmt: Format | str | Enum,
+    console: Any,
+    command: str | None = None,
+    opts: RenderOptions | None = None,
+) -> None:
     """Write ``report`` in ``fmt`` to ``console`` (a Rich console on stdout) with ``opts``.  Raises
     UsageError when the report type has no writer for the format."""
     _load()
@@ -117,8 +122,9 @@ def render(report: Any, fmt: Format | str | Enum, console: Any, command: str | N
         writer = _resolve(_WRITERS[(report_type, Format(value))])
     except (ValueError, KeyError):
         allowed = ", ".join(f.value for f in allowed_formats(report_type))
-        raise UsageError(f"--output {value} is not supported by {command or report_type}; one of: {allowed}",
-                         command) from None
+        raise UsageError(
+            f"--output {value} is not supported by {command or report_type}; one of: {allowed}", command
+        ) from None
     with using(opts or RenderOptions()):
         writer(report if Format(value) in _EXACT else _Escaped(report), console)
 

@@ -49,9 +49,9 @@ _UNSAFE_RANGES = (
     "\U000e0001\U000e0020-\U000e007f"
 )
 UNSAFE = re.compile(f"[{_UNSAFE_RANGES}]")
-_UNSAFE_BUT_NEWLINE = re.compile(f"[\\x00-\\x08\\x0b-{_UNSAFE_RANGES[len(chr(0) + '-'):]}]")
+_UNSAFE_BUT_NEWLINE = re.compile(f"[\\x00-\\x08\\x0b-{_UNSAFE_RANGES[len(chr(0) + '-') :]}]")
 # json.dumps already escapes C0 inside strings; what is left of C0 is the indentation's newlines.
-_JSON_UNSAFE = re.compile(f"[{_UNSAFE_RANGES[len(chr(0) + '-' + chr(0x1f)):]}]")
+_JSON_UNSAFE = re.compile(f"[{_UNSAFE_RANGES[len(chr(0) + '-' + chr(0x1F)) :]}]")
 _NAMED = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
 
 EXCERPT_LIMIT = 200
@@ -144,6 +144,7 @@ def sanitize(value: Any) -> Any:
 
 # JSON ------------------------------------------------------------------------------------------
 
+
 def _json_escape(m: re.Match[str]) -> str:
     code = ord(m.group())
     if code > 0xFFFF:
@@ -166,6 +167,7 @@ def dumps_json(doc: Any, indent: int | None = 2) -> str:
 
 
 # YAML ------------------------------------------------------------------------------------------
+
 
 @cache
 def yaml_dumper() -> Any:
@@ -235,6 +237,7 @@ def safe_console(**kwargs: Any) -> Any:
 
 
 # XML and GitHub --------------------------------------------------------------------------------
+
 
 def xml_text(text: str) -> str:
     """Text XML 1.0 can hold (and a terminal can show): :func:`escape` removes every character

@@ -43,19 +43,38 @@ def to_sarif_dict(report: Any) -> dict[str, Any]:
         message = item["message"]
         if item.get("path") and item["path"] not in message:
             message = f"{item['path']}: {message}"
-        results.append({"ruleId": item["rule"], "ruleIndex": index[item["rule"]],
-                        "level": _LEVELS.get(item["severity"], "note"), "message": {"text": message},
-                        "locations": [_location(item["file"], item.get("line"), item.get("column"),
-                                                item.get("path", ""))]})
+        results.append(
+            {
+                "ruleId": item["rule"],
+                "ruleIndex": index[item["rule"]],
+                "level": _LEVELS.get(item["severity"], "note"),
+                "message": {"text": message},
+                "locations": [
+                    _location(item["file"], item.get("line"), item.get("column"), item.get("path", ""))
+                ],
+            }
+        )
         if "suppression" in item:  # SARIF 2.1.0 §3.35: shown as dismissed by code scanning
             why = item["suppression"]
             results[-1]["suppressions"] = [{"kind": why["kind"], "justification": why["justification"]}]
-    notes = [{"level": "error", "message": {"text": e["text"]},
-              "locations": [_location(e["file"], e.get("line"), e.get("column"))]}
-             for e in doc.get("inputErrors", [])]
+    notes = [
+        {
+            "level": "error",
+            "message": {"text": e["text"]},
+            "locations": [_location(e["file"], e.get("line"), e.get("column"))],
+        }
+        for e in doc.get("inputErrors", [])
+    ]
     run: dict[str, Any] = {
-        "tool": {"driver": {"name": "dractl", "version": __version__, "semanticVersion": __version__,
-                            "informationUri": "https://github.com/dractl/dractl", "rules": rules}},
+        "tool": {
+            "driver": {
+                "name": "dractl",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": "https://github.com/dractl/dractl",
+                "rules": rules,
+            }
+        },
         "invocations": [{"executionSuccessful": not notes, "toolExecutionNotifications": notes}],
         "results": results,
     }

@@ -40,12 +40,21 @@ def write_eval_table(report: Any, console: Any) -> None:
             write_text(console, f"Does not compile: {r['compileError']}")
             continue
         if r["results"]:
-            rows = [[f"{o['driver']}/{o['pool']}/{o['device']}", o["node"] or "",
-                     "error" if o["error"] else ("match" if o["matches"] else "no match"), o["error"] or ""]
-                    for o in r["results"]]
+            rows = [
+                [
+                    f"{o['driver']}/{o['pool']}/{o['device']}",
+                    o["node"] or "",
+                    "error" if o["error"] else ("match" if o["matches"] else "no match"),
+                    o["error"] or "",
+                ]
+                for o in r["results"]
+            ]
             write_rows(console, ["DEVICE", "NODE", "RESULT", "ERROR"], rows)
-        write_text(console, f"{r['matched']} of {r['devices']} devices match; {r['errors']} failed with an "
-                            f"error (estimated cost {r['maxCost']}).")
+        write_text(
+            console,
+            f"{r['matched']} of {r['devices']} devices match; {r['errors']} failed with an "
+            f"error (estimated cost {r['maxCost']}).",
+        )
         for ref in r["references"]:
             if ref["presentOn"] == 0:
                 write_text(console, _missing_note(ref))
@@ -56,8 +65,10 @@ def _missing_note(ref: dict[str, Any]) -> str:
     if ref["otherKindOn"]:
         other = "capacity" if ref["kind"] == "attributes" else "attributes"
         domain, _, name = ref["name"].rpartition("/")
-        hint = (f"; it is a {other} on {ref['otherKindOn']} devices: did you mean "
-                f'device.{other}["{domain}"].{name}?')
+        hint = (
+            f"; it is a {other} on {ref['otherKindOn']} devices: did you mean "
+            f'device.{other}["{domain}"].{name}?'
+        )
     where = f"exists on {ref['presentOn']} of {ref['devices']} devices"
     return f"Note: {ref['name']} ({ref['kind']}) {where}{hint}"
 

@@ -18,8 +18,10 @@ def _plural(n: int, word: str) -> str:
 
 def summary_line(summary: dict[str, Any]) -> str:
     """``Validated 3 objects in 2 files against Kubernetes 1.37: 1 error, 2 warnings; …``."""
-    head = (f"Validated {_plural(summary['objects'], 'object')} in {_plural(summary['files'], 'file')} "
-            f"against Kubernetes {summary['kubeVersion']}: ")
+    head = (
+        f"Validated {_plural(summary['objects'], 'object')} in {_plural(summary['files'], 'file')} "
+        f"against Kubernetes {summary['kubeVersion']}: "
+    )
     if summary["errors"] or summary["warnings"] or summary["inputErrors"]:
         head += f"{_plural(summary['errors'], 'error')}, {_plural(summary['warnings'], 'warning')}"
     else:
@@ -47,8 +49,9 @@ def _object(item: dict[str, Any]) -> str:
 def findings_table(doc: dict[str, Any], wide: bool = False) -> Any:
     from rich.table import Table
 
-    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 0, 0, 3), header_style=None,
-                  expand=True)
+    table = Table(
+        box=None, show_edge=False, pad_edge=False, padding=(0, 0, 0, 3), header_style=None, expand=True
+    )
     table.add_column("LOCATION", no_wrap=True)
     table.add_column("SEVERITY", no_wrap=True)
     table.add_column("RULE", no_wrap=True)
@@ -73,8 +76,11 @@ def _location(item: dict[str, Any]) -> str:
 def findings_lines(doc: dict[str, Any], wide: bool = False) -> str:
     """Compiler-style lines (``file:line:col: severity RULE: [object: ]message``) for narrow
     terminals."""
-    return "".join(f"{_location(i)}: {i['severity']} {i['rule']}: "
-                   f"{_object(i) + ': ' if wide and _object(i) else ''}{_message(i)}\n" for i in doc["items"])
+    return "".join(
+        f"{_location(i)}: {i['severity']} {i['rule']}: "
+        f"{_object(i) + ': ' if wide and _object(i) else ''}{_message(i)}\n"
+        for i in doc["items"]
+    )
 
 
 def write_table(report: Any, console: Any, wide: bool = False) -> None:
@@ -84,12 +90,18 @@ def write_table(report: Any, console: Any, wide: bool = False) -> None:
     doc = sanitize(report.to_dict())
     if doc["items"] and not getattr(console, "is_terminal", False):  # piped: whole rows, never wrapped
         headers = ["LOCATION", "SEVERITY", "RULE", *(["OBJECT"] if wide else []), "MESSAGE"]
-        rows = [[_location(i), i["severity"], i["rule"], *([_object(i)] if wide else []), _message(i)]
-                for i in doc["items"]]
+        rows = [
+            [_location(i), i["severity"], i["rule"], *([_object(i)] if wide else []), _message(i)]
+            for i in doc["items"]
+        ]
         write_rows(console, headers, rows)
     elif doc["items"]:
-        fixed = max(len(_location(i)) for i in doc["items"]) + len("SEVERITY") + 9 + \
-            max(len(i["rule"]) for i in doc["items"])
+        fixed = (
+            max(len(_location(i)) for i in doc["items"])
+            + len("SEVERITY")
+            + 9
+            + max(len(i["rule"]) for i in doc["items"])
+        )
         if wide:
             fixed += max(len(_object(i)) for i in doc["items"]) + 3
         if console.width - fixed >= MIN_MESSAGE_WIDTH:
@@ -106,8 +118,15 @@ def plain(renderable: Any, width: int) -> str:
     from dractl.render.sanitize import safe_console
 
     buf = io.StringIO()
-    safe_console(file=buf, width=width, markup=False, emoji=False, highlight=False, color_system=None,
-            force_terminal=False).print(renderable)
+    safe_console(
+        file=buf,
+        width=width,
+        markup=False,
+        emoji=False,
+        highlight=False,
+        color_system=None,
+        force_terminal=False,
+    ).print(renderable)
     return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines())
 
 
@@ -138,16 +157,24 @@ def write_rows(console: Any, headers: list[str], rows: list[list[str]], *, title
     if not lines:
         return
     widths = [max(len(line[i]) for line in lines) for i in range(len(headers))]
-    text = "".join(COLUMN_GAP.join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip() + "\n"
-                   for line in lines)
+    text = "".join(
+        COLUMN_GAP.join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip() + "\n"
+        for line in lines
+    )
     write_text(console, text)
 
 
 def _terminal_table(console: Any, headers: list[str], rows: list[list[str]], no_headers: bool) -> str:
     from rich.table import Table
 
-    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 0, 0, len(COLUMN_GAP)),
-                  header_style=None, show_header=not no_headers)
+    table = Table(
+        box=None,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 0, 0, len(COLUMN_GAP)),
+        header_style=None,
+        show_header=not no_headers,
+    )
     for header in headers:
         table.add_column(header, overflow="fold")
     for row in rows:

@@ -92,8 +92,9 @@ def parse(text: str, file: str) -> Config:
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise InputError("the config file must be a mapping (kubeVersion, rules, exclude, …)",
-                         SourcePos(file, 0, 1))
+        raise InputError(
+            "the config file must be a mapping (kubeVersion, rules, exclude, …)", SourcePos(file, 0, 1)
+        )
     base = str(Path(file).parent)
 
     def fail(key: str, message: str) -> InputError:
@@ -115,15 +116,23 @@ def parse(text: str, file: str) -> Config:
         excludes.append(Exclude(item["path"].strip(), only_rules, base, f"{Path(file).name}: exclude"))
     source = Path(file).name
     lists = {k: split_rules(_strings(rules.get(k), f"rules.{k}", fail)) for k in _RULES}
-    policy = Policy(skip=tuple((p, f"{source} rules.disable") for p in lists["disable"]),
-                    only=tuple((p, f"{source} rules.only") for p in lists["only"]),
-                    enable=tuple(lists["enable"]), excludes=tuple(excludes))
-    return Config(path=file, kube_version=_scalar(raw.get("kubeVersion"), "kubeVersion", fail),
-                  runtime_config=tuple(_strings(raw.get("runtimeConfig"), "runtimeConfig", fail)),
-                  feature_gates=_gates(raw.get("featureGates"), fail),
-                  classes_from=tuple(str(Path(base) / p) if not Path(p).is_absolute() else p
-                                     for p in _strings(raw.get("classesFrom"), "classesFrom", fail)),
-                  policy=policy)
+    policy = Policy(
+        skip=tuple((p, f"{source} rules.disable") for p in lists["disable"]),
+        only=tuple((p, f"{source} rules.only") for p in lists["only"]),
+        enable=tuple(lists["enable"]),
+        excludes=tuple(excludes),
+    )
+    return Config(
+        path=file,
+        kube_version=_scalar(raw.get("kubeVersion"), "kubeVersion", fail),
+        runtime_config=tuple(_strings(raw.get("runtimeConfig"), "runtimeConfig", fail)),
+        feature_gates=_gates(raw.get("featureGates"), fail),
+        classes_from=tuple(
+            str(Path(base) / p) if not Path(p).is_absolute() else p
+            for p in _strings(raw.get("classesFrom"), "classesFrom", fail)
+        ),
+        policy=policy,
+    )
 
 
 def _key_lines(node: Any, prefix: str = "") -> dict[str, int]:

@@ -31,13 +31,23 @@ OBJECT_RULES: dict[str, str] = {
     "API-VERSION-NOT-SERVED": "The target release does not serve this API version of the kind.",
     "API-VERSION-ALPHA": "An alpha API version, served only when the cluster enables it (--runtime-config).",
     "API-VERSION-NOT-ENABLED": "A beta API version the release does not serve by default (KEP-3136): "
-                               "served only when the cluster enables it (--runtime-config).",
+    "served only when the cluster enables it (--runtime-config).",
     "API-UNKNOWN-KIND": "resource.k8s.io has no such kind in this API version.",
     "POD-CLAIM-SOURCE": "A Pod uses the removed resourceClaims[].source shape (Kubernetes < 1.31).",
 }
 RULES: dict[str, str] = {**schema.SCHEMA_RULES, **OBJECT_RULES, **POD_RULES}
-_DECODE_RULES = frozenset({"SCHEMA-UNKNOWN-FIELD", "SCHEMA-DUPLICATE-FIELD", "SCHEMA-TYPE", "SCHEMA-ENUM",
-                           "SCHEMA-QUANTITY", "SCHEMA-INT-RANGE", "SCHEMA-FORMAT", "SCHEMA-INVALID"})
+_DECODE_RULES = frozenset(
+    {
+        "SCHEMA-UNKNOWN-FIELD",
+        "SCHEMA-DUPLICATE-FIELD",
+        "SCHEMA-TYPE",
+        "SCHEMA-ENUM",
+        "SCHEMA-QUANTITY",
+        "SCHEMA-INT-RANGE",
+        "SCHEMA-FORMAT",
+        "SCHEMA-INVALID",
+    }
+)
 
 
 class Origin(Protocol):
@@ -60,8 +70,13 @@ class Doc(Protocol):
     def position(self, path: str = "") -> tuple[int | None, int | None] | None: ...
 
 
-def validate_docs(docs: Sequence[Doc], opts: ValidateOptions, *, input_errors: Sequence[InputError] = (),
-                  files: Iterable[str] = ()) -> ValidationReport:
+def validate_docs(
+    docs: Sequence[Doc],
+    opts: ValidateOptions,
+    *,
+    input_errors: Sequence[InputError] = (),
+    files: Iterable[str] = (),
+) -> ValidationReport:
     """Validate every document.  ``input_errors`` (inputs that could not be read) and ``files``
     (every file read, even empty ones) only feed the summary and the exit code."""
     findings: list[Finding] = []
@@ -70,18 +85,26 @@ def validate_docs(docs: Sequence[Doc], opts: ValidateOptions, *, input_errors: S
         result, found = check_doc(doc, opts)
         objects.append(result)
         findings.extend(found)
-    return ValidationReport.build(opts.kube_version, findings, objects, input_errors, files, RULES,
-                                  strict=opts.strict)
+    return ValidationReport.build(
+        opts.kube_version, findings, objects, input_errors, files, RULES, strict=opts.strict
+    )
 
 
 def _no_warn(message: str) -> None:
     """Default ``warn``: drop the warning (commands pass ``CliEnv.warn``)."""
 
 
-def check(docs: Sequence[Doc], opts: ValidateOptions, *, context_docs: Sequence[Doc] = (),
-          input_errors: Sequence[InputError] = (), files: Iterable[str] = (),
-          kinds: frozenset[str] | None = None, cross: bool = False,
-          warn: Callable[[str], None] = _no_warn) -> ValidationReport:
+def check(
+    docs: Sequence[Doc],
+    opts: ValidateOptions,
+    *,
+    context_docs: Sequence[Doc] = (),
+    input_errors: Sequence[InputError] = (),
+    files: Iterable[str] = (),
+    kinds: frozenset[str] | None = None,
+    cross: bool = False,
+    warn: Callable[[str], None] = _no_warn,
+) -> ValidationReport:
     """The one validation call of every command (validate, lint, claim/slice/class validate).
 
     ``docs`` are the inputs; ``kinds`` keeps only objects of those kinds (objects without a kind,
@@ -104,11 +127,15 @@ def check(docs: Sequence[Doc], opts: ValidateOptions, *, context_docs: Sequence[
     if cross:
         findings += lint(selected, opts, context_docs=context_docs)  # type: ignore[arg-type]
     else:
-        findings += admin_namespace_findings(selected, opts,  # type: ignore[arg-type]
-                                             context_docs=context_docs)  # type: ignore[arg-type]
+        findings += admin_namespace_findings(
+            selected,  # type: ignore[arg-type]
+            opts,
+            context_docs=context_docs,  # type: ignore[arg-type]
+        )
     rules = {f.rule: describe(f.rule) or RULES.get(f.rule, "") for f in findings}
-    return ValidationReport.build(opts.kube_version, findings, report.objects, report.input_errors,
-                                  files, rules, strict=opts.strict)
+    return ValidationReport.build(
+        opts.kube_version, findings, report.objects, report.input_errors, files, rules, strict=opts.strict
+    )
 
 
 def _selected(raw: dict[str, Any], kinds: frozenset[str]) -> bool:
@@ -150,13 +177,24 @@ def check_doc(doc: Doc, opts: ValidateOptions) -> tuple[ObjectResult, list[Findi
         found, checked = _by_kind(raw, api_version, kind, doc, opts)
     found = [_locate(f, doc, str(kind or ""), name, namespace) for f in found]
     errors = sum(f.severity is Severity.ERROR for f in found)
-    result = ObjectResult(doc.origin.file, doc.origin.document, str(api_version or ""), str(kind or ""), name,
-                          namespace, getattr(doc.origin, "item", None), checked, errors, len(found) - errors)
+    result = ObjectResult(
+        doc.origin.file,
+        doc.origin.document,
+        str(api_version or ""),
+        str(kind or ""),
+        name,
+        namespace,
+        getattr(doc.origin, "item", None),
+        checked,
+        errors,
+        len(found) - errors,
+    )
     return result, found
 
 
-def _by_kind(raw: dict[str, Any], api_version: str, kind: str, doc: Doc,
-             opts: ValidateOptions) -> tuple[list[Finding], bool]:
+def _by_kind(
+    raw: dict[str, Any], api_version: str, kind: str, doc: Doc, opts: ValidateOptions
+) -> tuple[list[Finding], bool]:
     group, _, version = api_version.rpartition("/")
     if group == versions.GROUP:
         return _dra(raw, version, kind, doc, opts), True
@@ -164,14 +202,21 @@ def _by_kind(raw: dict[str, Any], api_version: str, kind: str, doc: Doc,
         return _pod(raw, doc, opts), True
     if workloads.is_workload(api_version, kind):  # every pod template, checked as a Pod at its own path
         templates = workloads.pod_templates(raw)
-        return _duplicates(doc, opts) + [workloads.relocate(f, path) for path, pod in templates
-                                         for f in _pod_fields(pod, opts)], True
+        return _duplicates(doc, opts) + [
+            workloads.relocate(f, path) for path, pod in templates for f in _pod_fields(pod, opts)
+        ], True
     if kind in versions.DRA_KINDS or api_version == versions.GROUP:
         # A DRA kind in another group (or the group without a version) is a typo, not another kind.
         served = versions.enabled_versions(kind, opts.kube_version, opts.runtime)
         hint = f"; use {versions.GROUP}/{served[0]}" if served else ""
-        return [Finding(Severity.ERROR, "API-UNKNOWN-KIND", f'no matches for kind "{kind}" in version '
-                        f'"{api_version}"{hint}', "apiVersion")], True
+        return [
+            Finding(
+                Severity.ERROR,
+                "API-UNKNOWN-KIND",
+                f'no matches for kind "{kind}" in version "{api_version}"{hint}',
+                "apiVersion",
+            )
+        ], True
     return [], False
 
 
@@ -219,19 +264,30 @@ def _pod_fields(raw: dict[str, Any], opts: ValidateOptions) -> list[Finding]:
     structural = schema.check_schema(raw, "Pod", "v1", opts)
     decoded = not any(f.rule in _DECODE_RULES and f.severity is Severity.ERROR for f in structural)
     for f in structural + (check_pod(raw, opts) if opts.semantic and decoded else []):
-        if f.rule == "SCHEMA-UNKNOWN-FIELD" and f.path.startswith("spec.resourceClaims[") \
-                and f.path.endswith("].source"):
-            f = replace(f, severity=Severity.ERROR, rule="POD-CLAIM-SOURCE", message=(
-                f"{f.message}: resourceClaims[].source was removed in Kubernetes 1.31; set "
-                "resourceClaimName or resourceClaimTemplateName directly"))
+        if (
+            f.rule == "SCHEMA-UNKNOWN-FIELD"
+            and f.path.startswith("spec.resourceClaims[")
+            and f.path.endswith("].source")
+        ):
+            f = replace(
+                f,
+                severity=Severity.ERROR,
+                rule="POD-CLAIM-SOURCE",
+                message=(
+                    f"{f.message}: resourceClaims[].source was removed in Kubernetes 1.31; set "
+                    "resourceClaimName or resourceClaimTemplateName directly"
+                ),
+            )
         out.append(f)
     return out
 
 
 def _duplicates(doc: Doc, opts: ValidateOptions) -> list[Finding]:
     severity = Severity.WARNING if opts.lenient else Severity.ERROR
-    return [Finding(severity, "SCHEMA-DUPLICATE-FIELD", f'duplicate field "{path}"', path, line=line,
-                    column=col) for path, line, col in doc.duplicate_keys]
+    return [
+        Finding(severity, "SCHEMA-DUPLICATE-FIELD", f'duplicate field "{path}"', path, line=line, column=col)
+        for path, line, col in doc.duplicate_keys
+    ]
 
 
 def _type_meta(raw: dict[str, Any], doc: Doc) -> list[Finding]:
@@ -241,21 +297,37 @@ def _type_meta(raw: dict[str, Any], doc: Doc) -> list[Finding]:
         if isinstance(value, str) and value:
             continue
         if key in raw:
-            out.append(Finding(Severity.ERROR, "SCHEMA-TYPE", f"Invalid value: {value!r}: {key} must be a "
-                               "non-empty string", key, "TypeInvalid"))
+            out.append(
+                Finding(
+                    Severity.ERROR,
+                    "SCHEMA-TYPE",
+                    f"Invalid value: {value!r}: {key} must be a non-empty string",
+                    key,
+                    "TypeInvalid",
+                )
+            )
             continue
         near = next((k for k in raw if isinstance(k, str) and k.lower() == key.lower()), None)
         hint = f' (found "{near}": field names are case-sensitive)' if near else ""
         line, column = _position(doc, near) if near else (None, None)
-        out.append(Finding(Severity.ERROR, rule, f"{key} not set{hint}", key, "Required", line=line,
-                           column=column))
+        out.append(
+            Finding(Severity.ERROR, rule, f"{key} not set{hint}", key, "Required", line=line, column=column)
+        )
     return out
 
 
 def _locate(f: Finding, doc: Doc, kind: str, name: str, namespace: str) -> Finding:
     line, column = (f.line, f.column) if f.line is not None else _position(doc, f.path)
-    return replace(f, file=doc.origin.file, document=doc.origin.document, line=line, column=column,
-                   kind=f.kind or kind, name=f.name or name, namespace=f.namespace or namespace)
+    return replace(
+        f,
+        file=doc.origin.file,
+        document=doc.origin.document,
+        line=line,
+        column=column,
+        kind=f.kind or kind,
+        name=f.name or name,
+        namespace=f.namespace or namespace,
+    )
 
 
 def _position(doc: Doc, path: str) -> tuple[int | None, int | None]:

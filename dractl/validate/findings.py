@@ -18,8 +18,18 @@ class Severity(str, Enum):
 
 
 # Kubernetes field.ErrorType names, as the API server reports them.
-ERROR_TYPES = ("Required", "Invalid", "TooLong", "TooMany", "Duplicate", "NotSupported", "Forbidden",
-               "NotFound", "TypeInvalid", "InternalError")
+ERROR_TYPES = (
+    "Required",
+    "Invalid",
+    "TooLong",
+    "TooMany",
+    "Duplicate",
+    "NotSupported",
+    "Forbidden",
+    "NotFound",
+    "TypeInvalid",
+    "InternalError",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +75,29 @@ class Finding:
         return replace(self, line=line, column=column)
 
     def sort_key(self) -> tuple[Any, ...]:
-        return (self.file, self.document, self.line or 0, self.column or 0, self.rule, self.path,
-                self.message)
+        return (
+            self.file,
+            self.document,
+            self.line or 0,
+            self.column or 0,
+            self.rule,
+            self.path,
+            self.message,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "severity": self.severity.value, "rule": self.rule, "message": self.message,
-            "path": self.path, "errorType": self.error_type, "file": self.file, "document": self.document,
-            "line": self.line, "column": self.column, "kind": self.kind, "name": self.name,
+            "severity": self.severity.value,
+            "rule": self.rule,
+            "message": self.message,
+            "path": self.path,
+            "errorType": self.error_type,
+            "file": self.file,
+            "document": self.document,
+            "line": self.line,
+            "column": self.column,
+            "kind": self.kind,
+            "name": self.name,
         }
         if self.namespace:
             out["namespace"] = self.namespace

@@ -35,7 +35,7 @@ LINT_RULES: dict[str, str] = {
     "LINT-REQUEST-EXCEEDS-NODE": "A request asks for more devices than any one node offers.",
     "LINT-DTR-EMPTY-SELECTOR": "A DeviceTaintRule with an empty selector taints every device in the cluster.",
     "LINT-DTR-NO-SELECTOR": "A DeviceTaintRule without a selector (before v1.37.1 the scheduler taints every "
-                            "device; from v1.37.1 it matches none).",
+    "device; from v1.37.1 it matches none).",
     "LINT-TOLERATION-NOTHING": "A toleration that can never match a taint.",
     "RC-ADMIN-NS": "adminAccess in a namespace without the admin-access label (known from the inputs).",
     **xpods.XPOD_RULES,
@@ -84,8 +84,12 @@ def admin_namespace_findings(
     def emit(entry: Entry, rule: str, path: str, message: str) -> None:
         if entry.is_input:
             severity = Severity.ERROR if rule in _ERROR_RULES else Severity.WARNING
-            out.append(_locate(Finding(severity, rule, message, path, "Forbidden" if rule in _ERROR_RULES
-                                       else None), entry))
+            out.append(
+                _locate(
+                    Finding(severity, rule, message, path, "Forbidden" if rule in _ERROR_RULES else None),
+                    entry,
+                )
+            )
 
     xclaims.check_admin_namespaces(index, emit)
     return sorted(_dedupe(out), key=Finding.sort_key)

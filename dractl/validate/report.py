@@ -57,14 +57,14 @@ class Summary:
 
     kube_version: str
     files: int
-    objects: int                                   # checked objects
-    by_kind: Mapping[str, int]                     # checked objects per kind
-    skipped: Mapping[str, int]                     # skipped objects per kind
+    objects: int  # checked objects
+    by_kind: Mapping[str, int]  # checked objects per kind
+    skipped: Mapping[str, int]  # skipped objects per kind
     errors: int
     warnings: int
     by_rule: Mapping[str, int]
     input_errors: int
-    suppressed: int = 0                            # findings silenced (--skip/--only, config, annotation)
+    suppressed: int = 0  # findings silenced (--skip/--only, config, annotation)
     suppressed_by_rule: Mapping[str, int] = field(default_factory=dict)
 
     @property
@@ -72,12 +72,20 @@ class Summary:
         return sum(self.skipped.values())
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kubeVersion": self.kube_version, "files": self.files, "objects": self.objects,
-                "objectsByKind": dict(sorted(self.by_kind.items())), "skipped": self.skipped_total,
-                "skippedByKind": dict(sorted(self.skipped.items())), "errors": self.errors,
-                "warnings": self.warnings, "findingsByRule": dict(sorted(self.by_rule.items())),
-                "inputErrors": self.input_errors, "suppressed": self.suppressed,
-                "suppressedByRule": dict(sorted(self.suppressed_by_rule.items()))}
+        return {
+            "kubeVersion": self.kube_version,
+            "files": self.files,
+            "objects": self.objects,
+            "objectsByKind": dict(sorted(self.by_kind.items())),
+            "skipped": self.skipped_total,
+            "skippedByKind": dict(sorted(self.skipped.items())),
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "findingsByRule": dict(sorted(self.by_rule.items())),
+            "inputErrors": self.input_errors,
+            "suppressed": self.suppressed,
+            "suppressedByRule": dict(sorted(self.suppressed_by_rule.items())),
+        }
 
 
 @dataclass(frozen=True)
@@ -94,28 +102,40 @@ class ValidationReport:
     objects: tuple[ObjectResult, ...]
     summary: Summary
     rules: Mapping[str, str] = field(default_factory=dict)
-    suppressed: tuple[tuple[Finding, Suppression], ...] = ()   # silenced findings, with why
+    suppressed: tuple[tuple[Finding, Suppression], ...] = ()  # silenced findings, with why
     strict: bool = False
 
     @classmethod
-    def build(cls, kube_version: str, findings: Iterable[Finding], objects: Sequence[ObjectResult],
-              input_errors: Sequence[InputError] = (), files: Iterable[str] = (),
-              rules: Mapping[str, str] | None = None,
-              suppressed: Iterable[tuple[Finding, Suppression]] = (), *,
-              strict: bool = False) -> ValidationReport:
+    def build(
+        cls,
+        kube_version: str,
+        findings: Iterable[Finding],
+        objects: Sequence[ObjectResult],
+        input_errors: Sequence[InputError] = (),
+        files: Iterable[str] = (),
+        rules: Mapping[str, str] | None = None,
+        suppressed: Iterable[tuple[Finding, Suppression]] = (),
+        *,
+        strict: bool = False,
+    ) -> ValidationReport:
         ordered = tuple(sorted(findings, key=Finding.sort_key))
         silenced = tuple(sorted(suppressed, key=lambda pair: pair[0].sort_key()))
         checked = [o for o in objects if o.checked]
         error_files = {e.source.file for e in input_errors if e.source is not None}
         all_files = set(files) | {o.file for o in objects} | error_files
         summary = Summary(
-            kube_version=kube_version, files=len(all_files), objects=len(checked),
+            kube_version=kube_version,
+            files=len(all_files),
+            objects=len(checked),
             by_kind=Counter(o.kind for o in checked),
             skipped=Counter(o.kind or "<none>" for o in objects if not o.checked),
             errors=sum(f.severity is Severity.ERROR for f in ordered),
             warnings=sum(f.severity is Severity.WARNING for f in ordered),
-            by_rule=Counter(f.rule for f in ordered), input_errors=len(input_errors),
-            suppressed=len(silenced), suppressed_by_rule=Counter(f.rule for f, _ in silenced))
+            by_rule=Counter(f.rule for f in ordered),
+            input_errors=len(input_errors),
+            suppressed=len(silenced),
+            suppressed_by_rule=Counter(f.rule for f, _ in silenced),
+        )
         used = {f.rule for f in ordered} | {f.rule for f, _ in silenced}
         descriptions = {r: d for r, d in (rules or {}).items() if r in used}
         return cls(ordered, tuple(input_errors), tuple(objects), summary, descriptions, silenced, strict)
@@ -135,16 +155,25 @@ class ValidationReport:
 
     def to_dict(self) -> dict[str, Any]:
         silenced = [{**f.to_dict(), "suppression": why.to_dict()} for f, why in self.suppressed]
-        return {"apiVersion": API_VERSION, "kind": "ValidationReport",
-                "items": [f.to_dict() for f in self.findings],
-                "inputErrors": [input_error_dict(e) for e in self.input_errors],
-                "objects": [o.to_dict() for o in self.objects],
-                "summary": self.summary.to_dict(),
-                **({"suppressed": silenced} if silenced else {})}
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "ValidationReport",
+            "items": [f.to_dict() for f in self.findings],
+            "inputErrors": [input_error_dict(e) for e in self.input_errors],
+            "objects": [o.to_dict() for o in self.objects],
+            "summary": self.summary.to_dict(),
+            **({"suppressed": silenced} if silenced else {}),
+        }
 
 
 def input_error_dict(error: InputError) -> dict[str, Any]:
     src = error.source
-    return {"file": src.file if src else "", "document": src.document if src else 0,
-            "line": src.line if src else None, "column": src.column if src else None,
-            "field": error.field or "", "message": error.message, "text": error.one_line()}
+    return {
+        "file": src.file if src else "",
+        "document": src.document if src else 0,
+        "line": src.line if src else None,
+        "column": src.column if src else None,
+        "field": error.field or "",
+        "message": error.message,
+        "text": error.one_line(),
+    }

@@ -25,11 +25,11 @@ from dractl.validate.options import ValidateOptions
 
 SCHEMA_RULES: dict[str, str] = {
     "SCHEMA-UNKNOWN-FIELD": "A field the API version does not have (kubectl --validate=strict rejects it; "
-                            "with --lenient it is a warning, like the server's fieldValidation=Warn).",
+    "with --lenient it is a warning, like the server's fieldValidation=Warn).",
     "SCHEMA-DUPLICATE-FIELD": "A key written twice in one mapping (kubectl rejects it; --lenient: warning).",
     "SCHEMA-REQUIRED": "A required field is missing.",
     "SCHEMA-REQUIRED-DEFAULTED": "A field the OpenAPI marks required but the server decodes as 0 when "
-                                 "missing (pool.generation, capacity and counter values): a warning.",
+    "missing (pool.generation, capacity and counter values): a warning.",
     "SCHEMA-TYPE": "A value of the wrong JSON type (the server's decoder rejects it).",
     "SCHEMA-ENUM": "A value outside the allowed set.",
     "SCHEMA-QUANTITY": "A value that is not a Kubernetes quantity (resource.ParseQuantity grammar).",
@@ -38,8 +38,15 @@ SCHEMA_RULES: dict[str, str] = {
     "SCHEMA-INVALID": "Any other structural schema violation.",
 }
 
-_TYPE_NAMES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer",
-               float: "number", type(None): "null"}
+_TYPE_NAMES = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 _REQUIRED_REWORD = {"resourceSliceCount": ("Invalid", "Invalid value: 0: must be greater than zero")}
 
@@ -148,25 +155,48 @@ def _map_error(error: Any, root: dict[str, Any], opts: ValidateOptions) -> list[
     if keyword == "additionalProperties":
         known = error.schema.get("properties", {})
         severity = Severity.WARNING if opts.lenient else Severity.ERROR
-        return [Finding(severity, "SCHEMA-UNKNOWN-FIELD", f'unknown field "{join(path, key)}"',
-                        join(path, key)) for key in value if key not in known]
+        return [
+            Finding(severity, "SCHEMA-UNKNOWN-FIELD", f'unknown field "{join(path, key)}"', join(path, key))
+            for key in value
+            if key not in known
+        ]
     if keyword in ("required", "x-dractl-soft-required"):
         return _required(error, path, keyword == "x-dractl-soft-required", opts)
     if keyword == "type":
         expected = error.validator_value
         want = " or ".join(t for t in ([expected] if isinstance(expected, str) else expected) if t != "null")
         got = _TYPE_NAMES.get(type(value), type(value).__name__)
-        return [Finding(Severity.ERROR, "SCHEMA-TYPE", f"Invalid value: {_show(value)}: must be of type "
-                        f"{want}, not {got}", path, "TypeInvalid")]
+        return [
+            Finding(
+                Severity.ERROR,
+                "SCHEMA-TYPE",
+                f"Invalid value: {_show(value)}: must be of type {want}, not {got}",
+                path,
+                "TypeInvalid",
+            )
+        ]
     if keyword == "enum":
         allowed = ", ".join(json.dumps(v) for v in error.validator_value)
-        return [Finding(Severity.ERROR, "SCHEMA-ENUM",
-                        f"Unsupported value: {_show(value)}: supported values: "
-                        f"{allowed}", path, "NotSupported")]
+        return [
+            Finding(
+                Severity.ERROR,
+                "SCHEMA-ENUM",
+                f"Unsupported value: {_show(value)}: supported values: {allowed}",
+                path,
+                "NotSupported",
+            )
+        ]
     if keyword == "format":
         return [_format_finding(error, path)]
-    return [Finding(Severity.ERROR, "SCHEMA-INVALID", f"Invalid value: {_show(value)}: {error.message}",
-                    path, "Invalid")]
+    return [
+        Finding(
+            Severity.ERROR,
+            "SCHEMA-INVALID",
+            f"Invalid value: {_show(value)}: {error.message}",
+            path,
+            "Invalid",
+        )
+    ]
 
 
 def _required(error: Any, path: str, soft: bool, opts: ValidateOptions) -> list[Finding]:
@@ -175,8 +205,15 @@ def _required(error: Any, path: str, soft: bool, opts: ValidateOptions) -> list[
     if not opts.status and (field == "status" or field.startswith("status.") or field.startswith("status[")):
         return []  # the server discards status on create; only its decoding matters
     if soft:
-        return [Finding(Severity.WARNING, "SCHEMA-REQUIRED-DEFAULTED", "Required value (the API server "
-                        "decodes a missing value as 0)", field, "Required")]
+        return [
+            Finding(
+                Severity.WARNING,
+                "SCHEMA-REQUIRED-DEFAULTED",
+                "Required value (the API server decodes a missing value as 0)",
+                field,
+                "Required",
+            )
+        ]
     error_type, message = _REQUIRED_REWORD.get(name, ("Required", "Required value"))
     return [Finding(Severity.ERROR, "SCHEMA-REQUIRED", message, field, error_type)]
 
@@ -186,15 +223,25 @@ def _format_finding(error: Any, path: str) -> Finding:
     if fmt == "quantity":
         cause = error.cause
         reason = str(cause) if cause is not None else "not a quantity"
-        return Finding(Severity.ERROR, "SCHEMA-QUANTITY", f"Invalid value: {_show(value)}: {reason}", path,
-                       "Invalid")
+        return Finding(
+            Severity.ERROR, "SCHEMA-QUANTITY", f"Invalid value: {_show(value)}: {reason}", path, "Invalid"
+        )
     if fmt in ("int32", "int64"):
         bits = fmt[3:]
-        return Finding(Severity.ERROR, "SCHEMA-INT-RANGE",
-                       f"Invalid value: {value}: must fit in a {bits}-bit "
-                       "integer", path, "Invalid")
-    return Finding(Severity.ERROR, "SCHEMA-FORMAT", f"Invalid value: {_show(value)}: must be a valid {fmt}",
-                   path, "Invalid")
+        return Finding(
+            Severity.ERROR,
+            "SCHEMA-INT-RANGE",
+            f"Invalid value: {value}: must fit in a {bits}-bit integer",
+            path,
+            "Invalid",
+        )
+    return Finding(
+        Severity.ERROR,
+        "SCHEMA-FORMAT",
+        f"Invalid value: {_show(value)}: must be a valid {fmt}",
+        path,
+        "Invalid",
+    )
 
 
 def _show(value: Any) -> str:

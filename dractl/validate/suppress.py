@@ -21,7 +21,7 @@ from dractl.validate.findings import Finding, Severity, Suppression
 ANNOTATION = "dractl.io/ignore"
 SUPPRESS_RULES: dict[str, str] = {
     "DRACTL-IGNORE-INVALID": "A dractl.io/ignore annotation without a reason, or naming no known rule: "
-                             "it suppresses nothing.",
+    "it suppresses nothing.",
 }
 
 
@@ -42,7 +42,7 @@ class Policy:
     back out of ``skip`` (config ``rules.enable``); ``excludes``: per-path silences;
     ``annotations``: honour ``dractl.io/ignore`` (default)."""
 
-    skip: tuple[tuple[str, str], ...] = ()       # (pattern, where it came from)
+    skip: tuple[tuple[str, str], ...] = ()  # (pattern, where it came from)
     only: tuple[tuple[str, str], ...] = ()
     enable: tuple[str, ...] = ()
     excludes: tuple[Exclude, ...] = ()
@@ -55,8 +55,11 @@ class Policy:
     def with_flags(self, skip: Iterable[str] = (), only: Iterable[str] = ()) -> Policy:
         """Add ``--skip`` patterns; ``--only`` replaces the config's ``only``."""
         flags_only = tuple((p, "--only") for p in split_rules(only))
-        return replace(self, skip=self.skip + tuple((p, "--skip") for p in split_rules(skip)),
-                       only=flags_only or self.only)
+        return replace(
+            self,
+            skip=self.skip + tuple((p, "--skip") for p in split_rules(skip)),
+            only=flags_only or self.only,
+        )
 
     def decide(self, rule: str, file: str) -> Suppression | None:
         """The suppression of ``rule`` found in ``file`` by flags/config (not annotations)."""
@@ -65,8 +68,9 @@ class Policy:
                 return Suppression("external", source, f"rule {rule} is skipped ({source} {pattern})")
         if self.only and not any(_match(rule, p) for p, _ in self.only):
             source = self.only[0][1]
-            return Suppression("external", source, f"only {', '.join(p for p, _ in self.only)} reported "
-                                                   f"({source})")
+            return Suppression(
+                "external", source, f"only {', '.join(p for p, _ in self.only)} reported ({source})"
+            )
         for ex in self.excludes:
             if (not ex.rules or any(_match(rule, p) for p in ex.rules)) and _path_match(file, ex):
                 return Suppression("external", ex.source, f"{file} is excluded ({ex.source}: {ex.path})")
@@ -111,7 +115,7 @@ class Ignore:
 
     rules: tuple[str, ...]
     reason: str
-    problem: str = ""            # why it suppresses nothing ("" when it is valid)
+    problem: str = ""  # why it suppresses nothing ("" when it is valid)
 
 
 def parse_annotation(value: Any, known: Iterable[str] = ()) -> Ignore:
@@ -125,8 +129,11 @@ def parse_annotation(value: Any, known: Iterable[str] = ()) -> Ignore:
     if not rules:
         return Ignore((), reason, f"{ANNOTATION} names no rule; write 'RULE[,RULE]: reason'")
     if not sep or not reason:
-        return Ignore(rules, "", f"{ANNOTATION}: {','.join(rules)} needs a reason: write "
-                                 f"'{','.join(rules)}: why this is fine'")
+        return Ignore(
+            rules,
+            "",
+            f"{ANNOTATION}: {','.join(rules)} needs a reason: write '{','.join(rules)}: why this is fine'",
+        )
     ids = list(known)
     if ids:
         bad = unknown_patterns(rules, ids)
@@ -144,9 +151,12 @@ class Split:
     notes: tuple[Finding, ...] = field(default=())  # DRACTL-IGNORE-INVALID warnings (also in kept)
 
 
-def split(findings: Sequence[Finding], policy: Policy,
-          annotations: Callable[[Finding], Any] | None = None,
-          known_rules: Iterable[str] = ()) -> Split:
+def split(
+    findings: Sequence[Finding],
+    policy: Policy,
+    annotations: Callable[[Finding], Any] | None = None,
+    known_rules: Iterable[str] = (),
+) -> Split:
     """Apply ``policy`` and the objects' ignore annotations to ``findings``.
 
     ``annotations(finding)`` returns the ``dractl.io/ignore`` value of the object the finding is
@@ -164,9 +174,19 @@ def split(findings: Sequence[Finding], policy: Policy,
                 ignore = parse_annotation(value, known)
                 if ignore.problem:
                     key = (f.file, f.document, f.kind, f.name)
-                    notes.setdefault(key, replace(
-                        f, severity=Severity.WARNING, rule="DRACTL-IGNORE-INVALID", message=ignore.problem,
-                        path=f"metadata.annotations[{ANNOTATION}]", error_type=None, line=None, column=None))
+                    notes.setdefault(
+                        key,
+                        replace(
+                            f,
+                            severity=Severity.WARNING,
+                            rule="DRACTL-IGNORE-INVALID",
+                            message=ignore.problem,
+                            path=f"metadata.annotations[{ANNOTATION}]",
+                            error_type=None,
+                            line=None,
+                            column=None,
+                        ),
+                    )
                 elif any(_match(f.rule, p) for p in ignore.rules):
                     decision = Suppression("inSource", ANNOTATION, ignore.reason)
         if decision is None:
@@ -187,8 +207,13 @@ def annotation_lookup(docs: Iterable[Any]) -> Callable[[Finding], Any]:
         notes = meta.get("annotations") if isinstance(meta, Mapping) else None
         if isinstance(meta, Mapping) and isinstance(notes, Mapping) and ANNOTATION in notes:
             origin = doc.origin
-            key = (str(origin.file), int(origin.document), str(raw.get("kind") or ""),  # type: ignore[union-attr]
-                   str(meta.get("name") or ""), str(meta.get("namespace") or ""))
+            key = (
+                str(origin.file),
+                int(origin.document),
+                str(raw.get("kind") or ""),  # type: ignore[union-attr]
+                str(meta.get("name") or ""),
+                str(meta.get("namespace") or ""),
+            )
             table[key] = notes[ANNOTATION]
 
     def lookup(f: Finding) -> Any:
@@ -212,8 +237,15 @@ def apply(report: Any, docs: Iterable[Any], policy: Policy, known_rules: Iterabl
     rules = dict(report.rules)
     rules.update({r: d for r, d in SUPPRESS_RULES.items() if any(f.rule == r for f in out.kept)})
     silenced = (*report.suppressed, *out.suppressed)
-    built = ValidationReport.build(report.summary.kube_version, out.kept, report.objects, report.input_errors,
-                                   (o.file for o in report.objects), rules, silenced)
+    built = ValidationReport.build(
+        report.summary.kube_version,
+        out.kept,
+        report.objects,
+        report.input_errors,
+        (o.file for o in report.objects),
+        rules,
+        silenced,
+    )
     return _carry(report, built)
 
 
@@ -222,6 +254,9 @@ def _carry(old: Any, new: Any) -> Any:
     from dataclasses import fields as dc_fields
 
     summary = replace(new.summary, files=old.summary.files)
-    extra = {f.name: getattr(old, f.name) for f in dc_fields(old)
-             if f.name not in ("findings", "input_errors", "objects", "summary", "rules", "suppressed")}
+    extra = {
+        f.name: getattr(old, f.name)
+        for f in dc_fields(old)
+        if f.name not in ("findings", "input_errors", "objects", "summary", "rules", "suppressed")
+    }
     return replace(new, summary=summary, **extra)

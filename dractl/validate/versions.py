@@ -46,8 +46,15 @@ def _rows() -> tuple[Lifecycle, ...]:
     # Classic DRA (removed long ago; listed so the error can say when).
     for kind in ("ResourceClass", "ResourceClaim", "ResourceClaimTemplate", "PodScheduling"):
         rows.append(Lifecycle("v1alpha1", kind, 26, None, 27))
-    for kind in ("ResourceClass", "ResourceClaim", "ResourceClaimTemplate", "PodSchedulingContext",
-                 "ResourceClaimParameters", "ResourceClassParameters", "ResourceSlice"):
+    for kind in (
+        "ResourceClass",
+        "ResourceClaim",
+        "ResourceClaimTemplate",
+        "PodSchedulingContext",
+        "ResourceClaimParameters",
+        "ResourceClassParameters",
+        "ResourceSlice",
+    ):
         rows.append(Lifecycle("v1alpha2", kind, 27, None, 31))
     # Structured parameters.  v1alpha3 of the four core kinds is already absent from 1.34's OpenAPI.
     rows.append(Lifecycle("v1alpha3", "PodSchedulingContext", 31, None, 32))
@@ -55,10 +62,12 @@ def _rows() -> tuple[Lifecycle, ...]:
     rows += [Lifecycle("v1beta1", k, 32, 35, 38) for k in _CORE4]
     rows += [Lifecycle("v1beta2", k, 33, 36, 39) for k in _CORE4]
     rows += [Lifecycle("v1", k, 34) for k in _CORE4]
-    rows += [Lifecycle("v1alpha3", "DeviceTaintRule", 33, 36, 39),
-             Lifecycle("v1beta2", "DeviceTaintRule", 36, 39, 42),
-             Lifecycle("v1", "DeviceTaintRule", 37),
-             Lifecycle("v1alpha3", "ResourcePoolStatusRequest", 36, 39, 42)]
+    rows += [
+        Lifecycle("v1alpha3", "DeviceTaintRule", 33, 36, 39),
+        Lifecycle("v1beta2", "DeviceTaintRule", 36, 39, 42),
+        Lifecycle("v1", "DeviceTaintRule", 37),
+        Lifecycle("v1alpha3", "ResourcePoolStatusRequest", 36, 39, 42),
+    ]
     return tuple(rows)
 
 
@@ -68,11 +77,11 @@ _BY_KEY = {(r.version, r.kind): r for r in LIFECYCLE}
 
 class Availability(Enum):
     SERVED = "served"
-    DEPRECATED = "deprecated"          # served, with the server's deprecation warning
-    ALPHA = "alpha"                    # exists, but only served when enabled (--runtime-config)
-    NOT_ENABLED = "not-enabled"        # a beta the release has but does not serve by default (KEP-3136)
-    NOT_SERVED = "not-served"          # removed already, or not yet introduced
-    UNKNOWN_KIND = "unknown-kind"      # the group never had this kind in this version
+    DEPRECATED = "deprecated"  # served, with the server's deprecation warning
+    ALPHA = "alpha"  # exists, but only served when enabled (--runtime-config)
+    NOT_ENABLED = "not-enabled"  # a beta the release has but does not serve by default (KEP-3136)
+    NOT_SERVED = "not-served"  # removed already, or not yet introduced
+    UNKNOWN_KIND = "unknown-kind"  # the group never had this kind in this version
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +127,17 @@ def _stability_order(version: str) -> tuple[int, int]:
     return (0, -int(version.lstrip("v") or 0))
 
 
-_RESOURCES = {k: k.lower() + "s" for k in (*DRA_KINDS, "ResourceClass", "PodScheduling",
-                                           "PodSchedulingContext", "ResourceClaimParameters",
-                                           "ResourceClassParameters")}
+_RESOURCES = {
+    k: k.lower() + "s"
+    for k in (
+        *DRA_KINDS,
+        "ResourceClass",
+        "PodScheduling",
+        "PodSchedulingContext",
+        "ResourceClaimParameters",
+        "ResourceClassParameters",
+    )
+}
 _STABILITY_KEYS = {"api/ga": "ga", "api/beta": "beta", "api/alpha": "alpha"}
 
 
@@ -152,19 +169,30 @@ class RuntimeConfig:
                 if not sep:
                     value = "true"
                 if value not in ("true", "false"):
-                    raise ValueError(f"invalid runtime-config entry {item!r}: "
-                                     "the value must be true or false")
-                if not key or key.startswith("/") or key.endswith("/") or key.count("/") > 2 \
-                        or any(c.isspace() for c in key):
-                    raise ValueError(f"invalid runtime-config key {key!r}: expected api/all, api/ga, "
-                                     "api/beta, api/alpha, GROUP/VERSION or GROUP/VERSION/RESOURCE")
+                    raise ValueError(
+                        f"invalid runtime-config entry {item!r}: the value must be true or false"
+                    )
+                if (
+                    not key
+                    or key.startswith("/")
+                    or key.endswith("/")
+                    or key.count("/") > 2
+                    or any(c.isspace() for c in key)
+                ):
+                    raise ValueError(
+                        f"invalid runtime-config key {key!r}: expected api/all, api/ga, "
+                        "api/beta, api/alpha, GROUP/VERSION or GROUP/VERSION/RESOURCE"
+                    )
                 if key.startswith("api/") and key not in ("api/all", "api/legacy", *_STABILITY_KEYS):
-                    raise ValueError(f"invalid runtime-config key {key!r}: the api/ keys are api/all, "
-                                     "api/ga, api/beta and api/alpha")
+                    raise ValueError(
+                        f"invalid runtime-config key {key!r}: the api/ keys are api/all, "
+                        "api/ga, api/beta and api/alpha"
+                    )
                 group, _, version = key.partition("/")
                 if group == GROUP and version.split("/")[0] and not _known_version(version.split("/")[0]):
-                    raise ValueError(f"runtime-config {key!r}: {GROUP} has no API version "
-                                     f"{version.split('/')[0]!r}")
+                    raise ValueError(
+                        f"runtime-config {key!r}: {GROUP} has no API version {version.split('/')[0]!r}"
+                    )
                 entries.append((key, value == "true"))
         return cls(tuple(entries), base.served if base else None)
 
@@ -227,15 +255,22 @@ def check(version: str, kind: str, kube_version: str, runtime: RuntimeConfig | N
     gv = f"{GROUP}/{version}"
     row = _BY_KEY.get((version, kind))
     if row is None:
-        return Verdict(Availability.UNKNOWN_KIND, f'no matches for kind "{kind}" in version "{gv}"'
-                       + _suggest(kind, kube_version, runtime))
+        return Verdict(
+            Availability.UNKNOWN_KIND,
+            f'no matches for kind "{kind}" in version "{gv}"' + _suggest(kind, kube_version, runtime),
+        )
     if not row.served(minor):
-        when = (f"removed in v1.{row.removed}" if row.removed is not None and minor >= row.removed
-                else f"introduced in v1.{row.introduced}")
-        return Verdict(Availability.NOT_SERVED, f'no matches for kind "{kind}" in version "{gv}": '
-                       f"Kubernetes v{kube_version} does not serve it ({when})"
-                       + _suggest(kind, kube_version, runtime),
-                       row)
+        when = (
+            f"removed in v1.{row.removed}"
+            if row.removed is not None and minor >= row.removed
+            else f"introduced in v1.{row.introduced}"
+        )
+        return Verdict(
+            Availability.NOT_SERVED,
+            f'no matches for kind "{kind}" in version "{gv}": '
+            f"Kubernetes v{kube_version} does not serve it ({when})" + _suggest(kind, kube_version, runtime),
+            row,
+        )
     deprecated = row.deprecated is not None and minor >= row.deprecated
     notice = f"{gv} {kind} is deprecated in v1.{row.deprecated}+, unavailable in v1.{row.removed}+"
     if not runtime.enabled(version, kind):
@@ -245,8 +280,9 @@ def check(version: str, kind: str, kube_version: str, runtime: RuntimeConfig | N
     return Verdict(Availability.SERVED, "", row)
 
 
-def _not_enabled(row: Lifecycle, kind: str, kube_version: str, runtime: RuntimeConfig,
-                 deprecated: bool) -> Verdict:
+def _not_enabled(
+    row: Lifecycle, kind: str, kube_version: str, runtime: RuntimeConfig, deprecated: bool
+) -> Verdict:
     gv = f"{GROUP}/{row.version}"
     level = stability(row.version)
     life = f"; deprecated in v1.{row.deprecated}+, unavailable in v1.{row.removed}+" if deprecated else ""
@@ -255,25 +291,36 @@ def _not_enabled(row: Lifecycle, kind: str, kube_version: str, runtime: RuntimeC
     elif level == "ga":
         why = "is disabled by --runtime-config"
     else:
-        why = (f"is not served by a default Kubernetes v{kube_version} API server ({level} API versions are "
-               f"off unless enabled{', KEP-3136' if level == 'beta' else ''}{life})")
+        why = (
+            f"is not served by a default Kubernetes v{kube_version} API server ({level} API versions are "
+            f"off unless enabled{', KEP-3136' if level == 'beta' else ''}{life})"
+        )
     enable = f"--runtime-config {gv}=true"
     fix = _suggest(kind, kube_version, runtime, hint_off=False)
     if fix and runtime.served is None:
         fix += f", or {enable} if your cluster enables it"
     elif not fix and level != "ga" and runtime.served is None:
-        ga = next((r.introduced for r in sorted(LIFECYCLE, key=lambda r: r.introduced)
-                   if r.kind == kind and stability(r.version) == "ga"), None)
+        ga = next(
+            (
+                r.introduced
+                for r in sorted(LIFECYCLE, key=lambda r: r.introduced)
+                if r.kind == kind and stability(r.version) == "ga"
+            ),
+            None,
+        )
         later = ga is not None and ga > minor_of(kube_version)
         arrives = f" ({GROUP}/v1 arrives in v1.{ga})" if later else ""
-        fix = (f"; Kubernetes v{kube_version} serves no version of {kind} by default{arrives}: "
-               f"use it only on a cluster started with {enable}")
+        fix = (
+            f"; Kubernetes v{kube_version} serves no version of {kind} by default{arrives}: "
+            f"use it only on a cluster started with {enable}"
+        )
     availability = Availability.ALPHA if level == "alpha" else Availability.NOT_ENABLED
     return Verdict(availability, f"{gv} {kind} {why}{fix}", row)
 
 
-def _suggest(kind: str, kube_version: str, runtime: RuntimeConfig | None = None, *,
-             hint_off: bool = True) -> str:
+def _suggest(
+    kind: str, kube_version: str, runtime: RuntimeConfig | None = None, *, hint_off: bool = True
+) -> str:
     """``; use resource.k8s.io/<v>`` naming the most stable version the cluster serves of ``kind``
     (never an alpha; never a version only served when enabled, unless ``runtime`` enables it); with
     ``hint_off``, when none is served, which version the cluster would have to enable."""
@@ -283,6 +330,8 @@ def _suggest(kind: str, kube_version: str, runtime: RuntimeConfig | None = None,
     on = enabled_versions(kind, kube_version, runtime)
     off = [v for v in served_versions(kind, kube_version) if v not in on]
     if off and hint_off:
-        return (f"; no version of {kind} is served by default in v{kube_version}: a cluster started with "
-                f"--runtime-config {GROUP}/{off[0]}=true serves {GROUP}/{off[0]}")
+        return (
+            f"; no version of {kind} is served by default in v{kube_version}: a cluster started with "
+            f"--runtime-config {GROUP}/{off[0]}=true serves {GROUP}/{off[0]}"
+        )
     return ""

@@ -26,6 +26,7 @@ def claim(tmp_path: Path) -> Path:
 def _raise(exc: BaseException):
     def boom(*args: object, **kwargs: object) -> None:
         raise exc
+
     return boom
 
 
@@ -84,7 +85,9 @@ def test_debug_shows_the_traceback(run_cli, claim: Path, monkeypatch: pytest.Mon
     assert "Traceback" in result.stderr and "RuntimeError" in result.stderr
 
 
-def test_input_error_raised_by_an_engine_is_one_line(run_cli, claim: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_input_error_raised_by_an_engine_is_one_line(
+    run_cli, claim: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     err = InputError("must be a mapping", SourcePos("claim.yaml", 0, 3, 5), "spec")
     monkeypatch.setattr("dractl.validate.engine.validate_docs", _raise(err))
     result = run_cli(["validate", str(claim)])
@@ -103,5 +106,6 @@ def test_version_and_help(run_cli) -> None:
 def test_missing_option_value_names_the_subcommand_help(run_cli) -> None:
     result = run_cli(["lint", "--explain"])
     assert result.exit_code == 2
-    assert result.stderr == ("dractl: error: Option '--explain' requires an argument.\n"
-                             "See 'dractl lint --help'.\n")
+    assert result.stderr == (
+        "dractl: error: Option '--explain' requires an argument.\nSee 'dractl lint --help'.\n"
+    )

@@ -84,8 +84,16 @@ OUTPUT_COMMANDS = [p for p in _with_option("--output") if p[0] not in ("generate
 
 
 def test_the_walk_finds_the_version_sensitive_commands() -> None:
-    for path in [("validate",), ("lint",), ("explain-allocation",), ("selector", "check"), ("discover",),
-                 ("claim", "validate"), ("slice", "validate"), ("class", "validate")]:
+    for path in [
+        ("validate",),
+        ("lint",),
+        ("explain-allocation",),
+        ("selector", "check"),
+        ("discover",),
+        ("claim", "validate"),
+        ("slice", "validate"),
+        ("class", "validate"),
+    ]:
         assert path in KUBE_VERSION_COMMANDS
 
 
@@ -94,16 +102,19 @@ def test_one_message_for_an_unsupported_kube_version(path: tuple[str, ...], run_
     result = run_cli([*path, "--kube-version", "1.2"])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == (f"dractl: error: {UNSUPPORTED}1.34, 1.35, 1.36, 1.37\n"
-                             f"See 'dractl {' '.join(path)} --help'.\n")
+    assert result.stderr == (
+        f"dractl: error: {UNSUPPORTED}1.34, 1.35, 1.36, 1.37\nSee 'dractl {' '.join(path)} --help'.\n"
+    )
 
 
 @pytest.mark.parametrize("text", ["1.37.x", "latest", "", "1", "v1.36.2.1", "1.36-rc.0"])
 def test_malformed_kube_version(text: str, run_cli) -> None:
     result = run_cli(["validate", "x.yaml", "--kube-version", text])
     assert result.exit_code == 2
-    assert result.stderr.startswith(f'dractl: error: invalid argument "{text}" for "--kube-version" flag: '
-                                    "expected a Kubernetes release such as 1.35, v1.35, 1.35.2 or v1.35.2\n")
+    assert result.stderr.startswith(
+        f'dractl: error: invalid argument "{text}" for "--kube-version" flag: '
+        "expected a Kubernetes release such as 1.35, v1.35, 1.35.2 or v1.35.2\n"
+    )
 
 
 @pytest.mark.parametrize("text", ["1.35", "v1.35", "1.35.2", "v1.35.2", "V1.35.0"])
@@ -133,11 +144,18 @@ def _rules(stdout: str) -> set[str]:
     return {item["rule"] for item in json.loads(stdout)["items"]}
 
 
-@pytest.mark.parametrize("args", [
-    ["slice", "validate", "s.yaml"], ["lint", "s.yaml"], ["claim", "validate", "c.yaml"], ["lint", "c.yaml"],
-])
-def test_snapshot_feature_gates_apply_to_every_validation_command(args: list[str], run_cli,
-                                                                 tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["slice", "validate", "s.yaml"],
+        ["lint", "s.yaml"],
+        ["claim", "validate", "c.yaml"],
+        ["lint", "c.yaml"],
+    ],
+)
+def test_snapshot_feature_gates_apply_to_every_validation_command(
+    args: list[str], run_cli, tmp_path: Path
+) -> None:
     (tmp_path / "s.yaml").write_text(SLICE)
     (tmp_path / "c.yaml").write_text(CLAIM)
     (tmp_path / "snap.yaml").write_text(SNAPSHOT)
@@ -146,8 +164,10 @@ def test_snapshot_feature_gates_apply_to_every_validation_command(args: list[str
     gated = run_cli([*args, "--snapshot", "snap.yaml", "-o", "json"], cwd=tmp_path)
     assert "WARN-DROPPED-FIELD" in _rules(gated.stdout), gated.stdout
     assert json.loads(gated.stdout)["summary"]["kubeVersion"] == "1.37"
-    flag_wins = run_cli([*args, "--snapshot", "snap.yaml", "--feature-gates", "DRADeviceTaints=true",
-                         "-o", "json"], cwd=tmp_path)
+    flag_wins = run_cli(
+        [*args, "--snapshot", "snap.yaml", "--feature-gates", "DRADeviceTaints=true", "-o", "json"],
+        cwd=tmp_path,
+    )
     assert "WARN-DROPPED-FIELD" not in _rules(flag_wins.stdout)
 
 
@@ -158,8 +178,20 @@ def test_validate_applies_the_gates_of_a_snapshot_given_as_input(run_cli, tmp_pa
 
 
 def test_explain_uses_the_same_resolver(run_cli) -> None:
-    result = run_cli(["explain-allocation", "--claim", "two-h100", "-f", "examples/demo/", "--kube-version",
-                      "v1.36.1", "-o", "json"], cwd=Path(__file__).resolve().parents[2])
+    result = run_cli(
+        [
+            "explain-allocation",
+            "--claim",
+            "two-h100",
+            "-f",
+            "examples/demo/",
+            "--kube-version",
+            "v1.36.1",
+            "-o",
+            "json",
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert json.loads(result.stdout)["context"]["kubeVersion"] == "1.36", result.stderr
 
 
@@ -168,5 +200,7 @@ def test_a_snapshot_from_an_unsupported_release_warns(run_cli, tmp_path: Path) -
     (tmp_path / "s.yaml").write_text(SLICE)
     result = run_cli(["lint", "s.yaml", "--snapshot", "snap.yaml", "-o", "json"], cwd=tmp_path)
     assert json.loads(result.stdout)["summary"]["kubeVersion"] == "1.37"
-    assert "Warning: the snapshot is from Kubernetes v1.29.4, which dractl has no rules for; using 1.37" \
+    assert (
+        "Warning: the snapshot is from Kubernetes v1.29.4, which dractl has no rules for; using 1.37"
         in result.stderr
+    )

@@ -80,7 +80,9 @@ def test_flag_names_keep_kubectl_meanings(path: tuple[str, ...], cmd: Command) -
         opts = set(param.opts) | set(param.secondary_opts)
         text = (getattr(param, "help", "") or "").lower()
         if opts & {"-l", "--selector"}:
-            assert {"-l", "--selector"} <= opts and "label" in text, f"{where}: -l/--selector is a label selector"
+            assert {"-l", "--selector"} <= opts and "label" in text, (
+                f"{where}: -l/--selector is a label selector"
+            )
         if "-o" in opts:
             assert "--output" in opts, f"{where}: -o is --output"
         if "-n" in opts:

@@ -44,12 +44,12 @@ EXAMPLES = _help_examples()
 @pytest.mark.parametrize("command, argv", EXAMPLES, ids=[" ".join(a) for _, a in EXAMPLES])
 def test_help_examples_parse(command: str, argv: list[str]) -> None:
     words = command.split()
-    assert argv[:len(words)] == words, f"an example of '{command}' runs another command: {argv}"
+    assert argv[: len(words)] == words, f"an example of '{command}' runs another command: {argv}"
     cmd = ROOT_COMMAND
     for word in words:
         cmd = cmd.commands[word]  # type: ignore[attr-defined]
     # Parsing converts and checks every value (choices, types) without running the command.
-    ctx = cmd.make_context(f"dractl {command}", list(argv[len(words):]))
+    ctx = cmd.make_context(f"dractl {command}", list(argv[len(words) :]))
     assert ctx.command is cmd
 
 
@@ -63,7 +63,7 @@ def _readme_blocks() -> list[tuple[str, str]]:
         for i, line in enumerate(lines):
             if line.startswith("$ dractl ") and "|" not in line:
                 output = []
-                for nxt in lines[i + 1:]:
+                for nxt in lines[i + 1 :]:
                     if nxt.startswith("$ "):
                         break
                     output.append(nxt)

@@ -15,8 +15,10 @@ BASE = ["explain-allocation", "--claim", "single-gpu", "-f", DEMO]
 def test_auto_names_the_implementation_kubernetes_picks(run_cli: Callable[..., Any]) -> None:
     default = run_cli([*BASE, "-o", "json"])
     assert default.exit_code == 0, default.stderr
-    assert json.loads(default.stdout)["context"]["allocator"] == {"requested": "auto",
-                                                                  "implementation": "incubating"}
+    assert json.loads(default.stdout)["context"]["allocator"] == {
+        "requested": "auto",
+        "implementation": "incubating",
+    }
     old = run_cli([*BASE, "--kube-version", "1.34", "-o", "json"])
     assert json.loads(old.stdout)["context"]["allocator"]["implementation"] == "stable"
     text = run_cli([*BASE, "--kube-version", "1.34"])
@@ -40,6 +42,8 @@ def test_unsupported_or_unknown_implementation_is_a_usage_error(run_cli: Callabl
     assert "DRAConsumableCapacity" in first and "implementations that do: incubating, experimental" in first
     unknown = run_cli([*BASE, "--allocator", "newest"])
     assert unknown.exit_code == 2
-    assert "unknown allocator implementation 'newest'; one of: auto, stable, incubating, experimental" \
+    assert (
+        "unknown allocator implementation 'newest'; one of: auto, stable, incubating, experimental"
         in unknown.stderr
+    )
     assert "Traceback" not in bad.stderr + unknown.stderr

@@ -17,8 +17,27 @@ from typer._coercion import build_runtime_param
 from dractl.cli.coercion import install
 from dractl.cli.root import build_app
 
-SAMPLES: list[Any] = [None, "x", "JSON", "json", "Table", "1.35", "1.2", "bogus", "5", "0", 7, 0, 1000, True,
-                      False, ("a", "b"), ["c"], (), b"raw"]
+SAMPLES: list[Any] = [
+    None,
+    "x",
+    "JSON",
+    "json",
+    "Table",
+    "1.35",
+    "1.2",
+    "bogus",
+    "5",
+    "0",
+    7,
+    0,
+    1000,
+    True,
+    False,
+    ("a", "b"),
+    ["c"],
+    (),
+    b"raw",
+]
 
 
 def _params() -> list[tuple[Any, Any]]:
@@ -67,20 +86,35 @@ sys.stderr.write('\\nPYDANTIC=' + str('pydantic' in sys.modules) + '\\n')
 """
 
 
-@pytest.mark.parametrize("args", [["--help"], ["validate", "--help"], ["validate", "c.yaml", "-o", "JSON",
-                                                                        "--kube-version", "1.36"]])
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["validate", "--help"], ["validate", "c.yaml", "-o", "JSON", "--kube-version", "1.36"]],
+)
 def test_common_commands_do_not_import_pydantic(tmp_path: Path, args: list[str]) -> None:
-    (tmp_path / "c.yaml").write_text("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: g}\n")
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=tmp_path,
-                          check=False, timeout=60)
+    (tmp_path / "c.yaml").write_text(
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: g}\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        timeout=60,
+    )
     assert proc.stderr.rsplit("PYDANTIC=", 1)[-1].strip() == "False", proc.stderr
     if "c.yaml" in args:
         assert json.loads(proc.stdout)["kind"] == "ValidationReport"
 
 
 def test_a_bad_choice_still_gets_typers_message() -> None:
-    proc = subprocess.run([sys.executable, "-m", "dractl.cli.app", "discover", "--mig-mode", "bogus"],
-                          capture_output=True, text=True, check=False, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "dractl.cli.app", "discover", "--mig-mode", "bogus"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
     assert proc.returncode == 2
     assert "Invalid value for '--mig-mode': Value error, 'bogus' is not one of 'static'" in proc.stderr
 

@@ -12,11 +12,19 @@ from pathlib import Path
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-def dractl(*args: str | bytes, env: dict[str, str] | None = None, cwd: Path | None = None,
-           stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def dractl(
+    *args: str | bytes, env: dict[str, str] | None = None, cwd: Path | None = None, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
     full = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "dractl.cli.app", *args], capture_output=True, env=full,
-                          cwd=cwd, input=stdin, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "dractl.cli.app", *args],
+        capture_output=True,
+        env=full,
+        cwd=cwd,
+        input=stdin,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_non_utf8_argument_is_a_one_line_input_error() -> None:
@@ -37,11 +45,15 @@ def test_control_characters_in_an_echoed_expression_are_escaped() -> None:
 
 
 def test_output_never_fails_on_the_terminal_encoding(tmp_path: Path) -> None:
-    (tmp_path / "c.json").write_text('{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", '
-                                     '"metadata": {"name": "gpu-é\\ud800"}, "spec": {"x": 1}}', encoding="utf-8")
+    (tmp_path / "c.json").write_text(
+        '{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", '
+        '"metadata": {"name": "gpu-é\\ud800"}, "spec": {"x": 1}}',
+        encoding="utf-8",
+    )
     for fmt in ("wide", "json", "yaml", "junit"):
-        r = dractl("validate", "-o", fmt, "c.json", env={"PYTHONIOENCODING": "ascii", "LC_ALL": "C"},
-                   cwd=tmp_path)
+        r = dractl(
+            "validate", "-o", fmt, "c.json", env={"PYTHONIOENCODING": "ascii", "LC_ALL": "C"}, cwd=tmp_path
+        )
         assert r.returncode in (0, 1), (fmt, r.stderr)
         assert b"Traceback" not in r.stderr and b"internal error" not in r.stderr
         assert b"gpu-" in r.stdout

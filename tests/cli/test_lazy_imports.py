@@ -21,8 +21,9 @@ sys.stderr.write('\\nMODULES=' + json.dumps(mods) + '\\n')
 
 
 def loaded_modules(*args: str, cwd: Path | None = None) -> list[str]:
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=cwd,
-                          check=False, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=cwd, check=False, timeout=60
+    )
     marker = proc.stderr.rsplit("MODULES=", 1)
     assert len(marker) == 2, proc.stderr
     return json.loads(marker[1])
@@ -34,7 +35,9 @@ def test_fast_paths_import_nothing_heavy(args: list[str]) -> None:
 
 
 def test_validate_imports_neither_kubernetes_nor_pynvml(tmp_path: Path) -> None:
-    (tmp_path / "c.yaml").write_text("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: g}\n"
-                                     "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"g\"'}\n")
+    (tmp_path / "c.yaml").write_text(
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: g}\n"
+        "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"g\"'}\n"
+    )
     mods = loaded_modules("validate", "c.yaml", cwd=tmp_path)
     assert not [m for m in mods if m.split(".")[0] in ("kubernetes", "pynvml")], mods

@@ -23,8 +23,15 @@ DEMO = "examples/demo/"
 GPU = 'device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H")'
 
 # Commands whose JSON is Kubernetes objects (what kubectl apply reads), not a dractl report.
-NOT_REPORTS = {"discover", "generate claim", "generate class", "generate slice", "generate taint-rule",
-               "generate template", "snapshot"}
+NOT_REPORTS = {
+    "discover",
+    "generate claim",
+    "generate class",
+    "generate slice",
+    "generate taint-rule",
+    "generate template",
+    "snapshot",
+}
 
 # One invocation per report command (run from the repository root), writing JSON.
 INVOCATIONS: dict[str, list[str]] = {

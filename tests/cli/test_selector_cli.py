@@ -45,7 +45,9 @@ def test_check_accepts_and_rejects(run_cli: Callable[..., Any]) -> None:
     r = run_cli(["selector", "check", MEMORY])
     assert r.exit_code == 0, r.stderr
     assert r.stdout.startswith("accepted, estimated cost 7: ")
-    r = run_cli(["selector", "check", MEMORY, 'quantity("1") != quantity("2")', "device.driver", "-o", "json"])
+    r = run_cli(
+        ["selector", "check", MEMORY, 'quantity("1") != quantity("2")', "device.driver", "-o", "json"]
+    )
     assert r.exit_code == 1
     out = json.loads(r.stdout)["items"]
     assert [o["valid"] for o in out] == [True, False, False]
@@ -55,8 +57,12 @@ def test_check_accepts_and_rejects(run_cli: Callable[..., Any]) -> None:
 
 def test_check_honours_feature_gates(run_cli: Callable[..., Any]) -> None:
     expr = 'device.attributes["dra.net"].vlans.includes(100)'
-    assert run_cli(["selector", "check", expr, "--feature-gates", "DRAListTypeAttributes=false"]).exit_code == 1
-    assert run_cli(["selector", "check", expr, "--feature-gates", "DRAListTypeAttributes=true"]).exit_code == 0
+    assert (
+        run_cli(["selector", "check", expr, "--feature-gates", "DRAListTypeAttributes=false"]).exit_code == 1
+    )
+    assert (
+        run_cli(["selector", "check", expr, "--feature-gates", "DRAListTypeAttributes=true"]).exit_code == 0
+    )
     bad = run_cli(["selector", "check", expr, "--feature-gates", "NoSuchGate=true"])
     assert bad.exit_code == 2 and "NoSuchGate" in bad.stderr
 
@@ -69,8 +75,9 @@ def test_eval_reports_matches_errors_and_missing_names(run_cli: Callable[..., An
     mem, bad = json.loads(r.stdout)["items"]
     assert [x["matches"] for x in mem["results"]] == [True, False, None]
     assert "Patch number must not contain leading zeroes" in mem["results"][2]["error"]
-    assert bad["references"] == [{"kind": "attributes", "name": "gpu.nvidia.com/idx", "presentOn": 0,
-                                  "devices": 3, "otherKindOn": 0}]
+    assert bad["references"] == [
+        {"kind": "attributes", "name": "gpu.nvidia.com/idx", "presentOn": 0, "devices": 3, "otherKindOn": 0}
+    ]
     table = run_cli(["selector", "eval", typo, "-f", str(tmp_path / "slice.yaml")])
     assert "gpu.nvidia.com/idx (attributes) exists on 0 of 3 devices" in table.stdout
     assert "no such key: idx" in table.stdout
@@ -96,8 +103,10 @@ def test_eval_suggests_capacity_for_an_attribute_typo(run_cli: Any) -> None:
     expr = 'device.attributes["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0'
     result = run_cli(["selector", "eval", expr, "-f", demo])
     assert result.exit_code == 1
-    assert ('Note: gpu.nvidia.com/memory (attributes) exists on 0 of 4 devices; it is a capacity on 4 '
-            'devices: did you mean device.capacity["gpu.nvidia.com"].memory?') in result.stdout
+    assert (
+        "Note: gpu.nvidia.com/memory (attributes) exists on 0 of 4 devices; it is a capacity on 4 "
+        'devices: did you mean device.capacity["gpu.nvidia.com"].memory?'
+    ) in result.stdout
 
 
 def test_eval_warns_when_the_inputs_hold_no_devices(run_cli: Any) -> None:

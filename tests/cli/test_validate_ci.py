@@ -11,10 +11,18 @@ import pytest
 import yaml
 
 V1 = "resource.k8s.io/v1"
-BETA_CLASS = {"apiVersion": "resource.k8s.io/v1beta2", "kind": "DeviceClass", "metadata": {"name": "gpu.example.com"},
-              "spec": {"selectors": [{"cel": {"expression": 'device.driver == "gpu.example.com"'}}]}}
-CLAIM = {"apiVersion": V1, "kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "team"},
-         "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}}}
+BETA_CLASS = {
+    "apiVersion": "resource.k8s.io/v1beta2",
+    "kind": "DeviceClass",
+    "metadata": {"name": "gpu.example.com"},
+    "spec": {"selectors": [{"cel": {"expression": 'device.driver == "gpu.example.com"'}}]},
+}
+CLAIM = {
+    "apiVersion": V1,
+    "kind": "ResourceClaim",
+    "metadata": {"name": "c", "namespace": "team"},
+    "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}},
+}
 
 
 def _write(path: Path, *objs: dict[str, Any]) -> Path:
@@ -33,18 +41,26 @@ def test_v1beta2_device_class_at_137_default_and_with_runtime_config(run_cli: An
     (item,) = _json(default.stdout)["items"]
     assert item["rule"] == "API-VERSION-NOT-ENABLED" and item["severity"] == "error"
     assert "--runtime-config resource.k8s.io/v1beta2=true" in item["message"]
-    enabled = run_cli(["validate", str(path), "--runtime-config", "resource.k8s.io/v1beta2=true", "-o", "json"])
+    enabled = run_cli(
+        ["validate", str(path), "--runtime-config", "resource.k8s.io/v1beta2=true", "-o", "json"]
+    )
     assert enabled.exit_code == 0, enabled.stderr
     assert [i["rule"] for i in _json(enabled.stdout)["items"]] == ["API-VERSION-DEPRECATED"]
     also = run_cli(["lint", str(path), "--runtime-config", "api/beta=true", "-o", "json"])
     assert also.exit_code == 0, also.stderr
     bad = run_cli(["validate", str(path), "--runtime-config", "resource.k8s.io/v1beta2=maybe"])
-    assert bad.exit_code == 2 and bad.stderr.startswith("dractl: error: --runtime-config: invalid runtime-config")
+    assert bad.exit_code == 2 and bad.stderr.startswith(
+        "dractl: error: --runtime-config: invalid runtime-config"
+    )
 
 
 def test_snapshot_header_served_versions_decide(run_cli: Any, tmp_path: Path) -> None:
-    header = {"apiVersion": "dractl/v1alpha1", "kind": "Snapshot", "serverVersion": "v1.37.2",
-              "servedVersions": ["resource.k8s.io/v1", "resource.k8s.io/v1beta2"]}
+    header = {
+        "apiVersion": "dractl/v1alpha1",
+        "kind": "Snapshot",
+        "serverVersion": "v1.37.2",
+        "servedVersions": ["resource.k8s.io/v1", "resource.k8s.io/v1beta2"],
+    }
     snap = _write(tmp_path / "snap.yaml", header)
     path = _write(tmp_path / "class.yaml", BETA_CLASS)
     result = run_cli(["lint", str(path), "--snapshot", str(snap), "-o", "json"])
@@ -68,7 +84,10 @@ def test_skip_and_only_suppress_but_count(run_cli: Any, tmp_path: Path) -> None:
     rule = sarif["runs"][0]["tool"]["driver"]["rules"][0]
     assert rule["shortDescription"]["text"] != rule["id"]
     typo = run_cli(["lint", str(path), "--skip", "ADV-CLASS-EXIST"])
-    assert typo.exit_code == 2 and "--skip: unknown rule ADV-CLASS-EXIST; did you mean ADV-CLASS-EXISTS" in typo.stderr
+    assert (
+        typo.exit_code == 2
+        and "--skip: unknown rule ADV-CLASS-EXIST; did you mean ADV-CLASS-EXISTS" in typo.stderr
+    )
 
 
 def test_config_file_found_upward_and_explicit(run_cli: Any, tmp_path: Path) -> None:
@@ -77,9 +96,13 @@ def test_config_file_found_upward_and_explicit(run_cli: Any, tmp_path: Path) -> 
     (repo / ".dractl.yaml").write_text(
         "runtimeConfig: resource.k8s.io/v1beta2=true\n"
         "rules: {disable: [API-VERSION-DEPRECATED]}\n"
-        "exclude: [{path: deploy/tests/, rules: [ADV-*]}]\n")
+        "exclude: [{path: deploy/tests/, rules: [ADV-*]}]\n"
+    )
     _write(repo / "deploy" / "class.yaml", BETA_CLASS)
-    missing = {**CLAIM, "spec": {"devices": {"requests": [{"name": "n", "exactly": {"deviceClassName": "nic"}}]}}}
+    missing = {
+        **CLAIM,
+        "spec": {"devices": {"requests": [{"name": "n", "exactly": {"deviceClassName": "nic"}}]}},
+    }
     _write(repo / "deploy" / "tests" / "claim.yaml", missing)
     result = run_cli(["lint", ".", "-o", "json"], cwd=repo / "deploy")  # the config is one folder up
     assert result.exit_code == 0, result.stdout + result.stderr
@@ -98,12 +121,23 @@ def test_config_file_found_upward_and_explicit(run_cli: Any, tmp_path: Path) -> 
 
 
 def test_annotation_needs_a_reason(run_cli: Any, tmp_path: Path) -> None:
-    ok = {**CLAIM, "metadata": {**CLAIM["metadata"], "annotations": {
-        "dractl.io/ignore": "ADV-CLASS-EXISTS: installed by the gpu-operator chart"}}}
+    ok = {
+        **CLAIM,
+        "metadata": {
+            **CLAIM["metadata"],
+            "annotations": {"dractl.io/ignore": "ADV-CLASS-EXISTS: installed by the gpu-operator chart"},
+        },
+    }
     doc = _json(run_cli(["lint", str(_write(tmp_path / "a.yaml", ok)), "-o", "json"]).stdout)
     assert doc["items"] == [] and doc["suppressed"][0]["suppression"] == {
-        "kind": "inSource", "source": "dractl.io/ignore", "justification": "installed by the gpu-operator chart"}
-    bare = {**CLAIM, "metadata": {**CLAIM["metadata"], "annotations": {"dractl.io/ignore": "ADV-CLASS-EXISTS"}}}
+        "kind": "inSource",
+        "source": "dractl.io/ignore",
+        "justification": "installed by the gpu-operator chart",
+    }
+    bare = {
+        **CLAIM,
+        "metadata": {**CLAIM["metadata"], "annotations": {"dractl.io/ignore": "ADV-CLASS-EXISTS"}},
+    }
     doc = _json(run_cli(["lint", str(_write(tmp_path / "b.yaml", bare)), "-o", "json"]).stdout)
     assert sorted(i["rule"] for i in doc["items"]) == ["ADV-CLASS-EXISTS", "DRACTL-IGNORE-INVALID"]
 
@@ -113,16 +147,32 @@ def test_classes_from_a_chart(run_cli: Any, tmp_path: Path) -> None:
     claim = _write(tmp_path / "claim.yaml", CLAIM)
     doc = _json(run_cli(["lint", str(claim), "--classes-from", str(chart), "-o", "json"]).stdout)
     assert doc["items"] == [] and doc["summary"]["objects"] == 1  # the class is context, not an input
-    by_claim = _json(run_cli(["claim", "validate", str(claim), "--classes-from", str(tmp_path), "-o", "json"]).stdout)
+    by_claim = _json(
+        run_cli(["claim", "validate", str(claim), "--classes-from", str(tmp_path), "-o", "json"]).stdout
+    )
     assert by_claim["items"] == []
 
 
 def test_validate_and_lint_give_one_admin_access_answer(run_cli: Any, tmp_path: Path) -> None:
     """Regression (issue 14 item 6): validate warned RCT-ADMIN although the Namespace was in the input."""
     ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team"}}
-    rct = {"apiVersion": V1, "kind": "ResourceClaimTemplate", "metadata": {"name": "t", "namespace": "team"},
-           "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
-               "deviceClassName": "gpu.example.com", "adminAccess": True}}]}}}}
+    rct = {
+        "apiVersion": V1,
+        "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "t", "namespace": "team"},
+        "spec": {
+            "spec": {
+                "devices": {
+                    "requests": [
+                        {
+                            "name": "gpu",
+                            "exactly": {"deviceClassName": "gpu.example.com", "adminAccess": True},
+                        }
+                    ]
+                }
+            }
+        },
+    }
     path = _write(tmp_path / "in.yaml", ns, rct, {**BETA_CLASS, "apiVersion": V1})
 
     def admin(command: str) -> list[tuple[str, str]]:
@@ -135,10 +185,17 @@ def test_validate_and_lint_give_one_admin_access_answer(run_cli: Any, tmp_path: 
     assert admin("validate") == admin("lint") == []
 
 
-@pytest.mark.parametrize("other", [
-    {"apiVersion": "resource.k8s.io/v1alpha3", "kind": "ResourcePoolStatusRequest", "metadata": {"name": "r"}},
-    {"metadata": {"name": "no-kind"}, "spec": {"x": 1}},
-])
+@pytest.mark.parametrize(
+    "other",
+    [
+        {
+            "apiVersion": "resource.k8s.io/v1alpha3",
+            "kind": "ResourcePoolStatusRequest",
+            "metadata": {"name": "r"},
+        },
+        {"metadata": {"name": "no-kind"}, "spec": {"x": 1}},
+    ],
+)
 def test_family_commands_ignore_other_kinds(run_cli: Any, tmp_path: Path, other: dict[str, Any]) -> None:
     """Regression (item 6): claim/class/slice validate reported objects outside their family."""
     path = _write(tmp_path / "in.yaml", CLAIM, other)
@@ -163,8 +220,12 @@ def test_helm_render_with_a_daemonset_on_stdin(run_cli: Any) -> None:
 
 def test_sarif_rule_descriptions_are_not_the_bare_id(run_cli: Any, tmp_path: Path) -> None:
     """Regression (item 6): `validate -o sarif` described API-server rules (RC-…) by their id only."""
-    bad = {**CLAIM, "spec": {"devices": {"requests": [{"name": "Bad_Name", "exactly": {
-        "deviceClassName": "gpu.example.com"}}]}}}
+    bad = {
+        **CLAIM,
+        "spec": {
+            "devices": {"requests": [{"name": "Bad_Name", "exactly": {"deviceClassName": "gpu.example.com"}}]}
+        },
+    }
     path = _write(tmp_path / "claim.yaml", bad)
     for command in ("validate", "lint"):
         sarif = _json(run_cli([command, str(path), "-o", "sarif"]).stdout)

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "output" /
-                     "validation-report.schema.json").read_text())
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[2] / "schemas" / "output" / "validation-report.schema.json").read_text()
+)
 
 GOOD = """apiVersion: resource.k8s.io/v1
 kind: DeviceClass
@@ -33,11 +34,19 @@ def files(tmp_path: Path) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("name, flags, code", [
-    # old.yaml is v1beta1: not served by a default API server (KEP-3136), so an error at every release.
-    ("good.yaml", [], 0), ("old.yaml", [], 1), ("old.yaml", ["--strict"], 1), ("bad.yaml", [], 1),
-    ("bad.yaml", ["--lenient"], 0), ("bad.yaml", ["--lenient", "--strict"], 1), ("old.yaml", ["--kube-version", "1.34"], 1),
-])
+@pytest.mark.parametrize(
+    "name, flags, code",
+    [
+        # old.yaml is v1beta1: not served by a default API server (KEP-3136), so an error at every release.
+        ("good.yaml", [], 0),
+        ("old.yaml", [], 1),
+        ("old.yaml", ["--strict"], 1),
+        ("bad.yaml", [], 1),
+        ("bad.yaml", ["--lenient"], 0),
+        ("bad.yaml", ["--lenient", "--strict"], 1),
+        ("old.yaml", ["--kube-version", "1.34"], 1),
+    ],
+)
 def test_exit_codes(run_cli, files: Path, name: str, flags: list[str], code: int) -> None:
     result = run_cli(["validate", name, *flags, "-o", "json"], cwd=files)
     assert result.exit_code == code, result.stderr
@@ -76,8 +85,10 @@ def test_every_format_renders(run_cli, files: Path, fmt: str) -> None:
 
 
 def test_kube_version_changes_the_verdict(run_cli, tmp_path: Path) -> None:
-    (tmp_path / "r.yaml").write_text("apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: r}\n"
-                                     "spec:\n  taint: {key: k, effect: NoSchedule}\n")
+    (tmp_path / "r.yaml").write_text(
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: r}\n"
+        "spec:\n  taint: {key: k, effect: NoSchedule}\n"
+    )
     assert run_cli(["validate", "r.yaml", "-o", "json"], cwd=tmp_path).exit_code == 0
     old = run_cli(["validate", "r.yaml", "-o", "json", "--kube-version", "1.36"], cwd=tmp_path)
     assert old.exit_code == 1
@@ -99,8 +110,18 @@ def test_max_input_size(run_cli, files: Path, size: str, code: int) -> None:
         assert result.stderr.count("\n") <= 2
 
 
-@pytest.mark.parametrize("content", [b"", b"\x00\x01\x02binary", b"a: [1, 2\n", b"- just\n- a list\n",
-                                     b"key: value\n\xff\xfe bad utf8\n", b"a: &x [*x]\n", b"kind: [\n"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\x00\x01\x02binary",
+        b"a: [1, 2\n",
+        b"- just\n- a list\n",
+        b"key: value\n\xff\xfe bad utf8\n",
+        b"a: &x [*x]\n",
+        b"kind: [\n",
+    ],
+)
 def test_malformed_input_is_one_clear_line(run_cli, tmp_path: Path, content: bytes) -> None:
     (tmp_path / "in.yaml").write_bytes(content)
     result = run_cli(["validate", "in.yaml"], cwd=tmp_path)
@@ -121,7 +142,8 @@ def test_snapshot_header_sets_the_default_kube_version(run_cli, tmp_path: Path) 
     (tmp_path / "snap.yaml").write_text(
         "apiVersion: dractl/v1alpha1\nkind: Snapshot\nserverVersion: v1.36.2\n---\n"
         "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: r}\n"
-        "spec:\n  taint: {key: k, effect: NoSchedule}\n")
+        "spec:\n  taint: {key: k, effect: NoSchedule}\n"
+    )
     implied = run_cli(["validate", "snap.yaml", "-o", "json"], cwd=tmp_path)
     assert implied.exit_code == 1, implied.stderr
     assert report(implied.stdout)["summary"]["kubeVersion"] == "1.36"
@@ -129,10 +151,16 @@ def test_snapshot_header_sets_the_default_kube_version(run_cli, tmp_path: Path) 
     assert explicit.exit_code == 0 and report(explicit.stdout)["summary"]["kubeVersion"] == "1.37"
 
 
-@pytest.mark.parametrize("flag, header, expected", [
-    (None, None, "1.37"), ("1.35", {"serverVersion": "v1.36.0"}, "1.35"), (None, {"serverVersion": "v1.34.3"}, "1.34"),
-    (None, {"serverVersion": "v1.29.0"}, "1.37"), (None, {"serverVersion": None}, "1.37"),
-])
+@pytest.mark.parametrize(
+    "flag, header, expected",
+    [
+        (None, None, "1.37"),
+        ("1.35", {"serverVersion": "v1.36.0"}, "1.35"),
+        (None, {"serverVersion": "v1.34.3"}, "1.34"),
+        (None, {"serverVersion": "v1.29.0"}, "1.37"),
+        (None, {"serverVersion": None}, "1.37"),
+    ],
+)
 def test_release_version_precedence(flag: str | None, header: dict | None, expected: str) -> None:
     from dractl.io.release import resolve_release
     from dractl.io.snapshot_header import SnapshotHeader
@@ -140,8 +168,18 @@ def test_release_version_precedence(flag: str | None, header: dict | None, expec
     assert resolve_release(flag, None, SnapshotHeader.from_raw(header)).kube_version == expected
 
 
-@pytest.mark.parametrize("text, value", [("1048576", 1048576), ("64Mi", 64 * 2**20), ("1G", 10**9), ("1GB", 10**9),
-                                         ("2GiB", 2 * 2**30), ("10k", 10_000), ("5B", 5)])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("1048576", 1048576),
+        ("64Mi", 64 * 2**20),
+        ("1G", 10**9),
+        ("1GB", 10**9),
+        ("2GiB", 2 * 2**30),
+        ("10k", 10_000),
+        ("5B", 5),
+    ],
+)
 def test_parse_size(text: str, value: int) -> None:
     from dractl.cli.options import parse_size
 

@@ -29,9 +29,13 @@ def comparable(world: World) -> dict[str, list[Any]]:
     """The world's objects without what a server adds (uid, resourceVersion) or where they
     were read from, sorted by key."""
     # Model classes compare by identity: compare their field values.
-    return {f: [dataclasses.asdict(x) for x in sorted((_norm(x) for x in getattr(world, f)),
-                                                       key=lambda x: x.meta.key)]
-            for f in WORLD_FIELDS}
+    return {
+        f: [
+            dataclasses.asdict(x)
+            for x in sorted((_norm(x) for x in getattr(world, f)), key=lambda x: x.meta.key)
+        ]
+        for f in WORLD_FIELDS
+    }
 
 
 _EXACT = ("deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity")

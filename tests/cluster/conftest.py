@@ -57,8 +57,9 @@ def apiserver(certs: Certs, token: str) -> Iterator[LoopbackApiServer]:
 
 
 @pytest.fixture
-def kubeconfig(apiserver: LoopbackApiServer, token: str, tmp_path: Path,
-               monkeypatch: pytest.MonkeyPatch) -> Path:
+def kubeconfig(
+    apiserver: LoopbackApiServer, token: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """A kubeconfig for the admin token, also set as $KUBECONFIG."""
     path = apiserver.kubeconfig(tmp_path / "kubeconfig", token)
     monkeypatch.setenv("KUBECONFIG", str(path))

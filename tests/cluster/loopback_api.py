@@ -50,24 +50,52 @@ KINDS: dict[str, tuple[str, str, bool, tuple[str, ...]]] = {
     "ResourceClaimTemplate": (DRA, "resourceclaimtemplates", True, ()),
     "DeviceTaintRule": (DRA, "devicetaintrules", False, ()),
     "Node": ("", "nodes", False, ("spec.unschedulable",)),
-    "Pod": ("", "pods", True, ("spec.nodeName", "spec.schedulerName", "spec.restartPolicy",
-                               "spec.serviceAccountName", "status.phase", "status.nominatedNodeName")),
+    "Pod": (
+        "",
+        "pods",
+        True,
+        (
+            "spec.nodeName",
+            "spec.schedulerName",
+            "spec.restartPolicy",
+            "spec.serviceAccountName",
+            "status.phase",
+            "status.nominatedNodeName",
+        ),
+    ),
     "Namespace": ("", "namespaces", False, ("status.phase",)),
 }
 PLURALS = {v[1]: k for k, v in KINDS.items()}
 SHORT = {"ResourceSlice": [], "Node": ["no"], "Pod": ["po"], "Namespace": ["ns"]}
 
 
-def status_body(code: int, reason: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    body: dict[str, Any] = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                            "message": message, "reason": reason, "code": code}
+def status_body(
+    code: int, reason: str, message: str, details: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+        "reason": reason,
+        "code": code,
+    }
     if details:
         body["details"] = details
     return body
 
 
-REASONS = {400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 410: "Expired",
-           429: "TooManyRequests", 500: "InternalError", 503: "ServiceUnavailable"}
+REASONS = {
+    400: "BadRequest",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "NotFound",
+    410: "Expired",
+    429: "TooManyRequests",
+    500: "InternalError",
+    503: "ServiceUnavailable",
+}
 
 
 # ----------------------------------------------------------------------------- authorization
@@ -93,8 +121,10 @@ class Policy:
 
     def allows(self, verb: str, resource: str, namespace: str) -> bool:
         for verbs, resources, namespaces in self.rules:
-            if ("*" in verbs or verb in verbs) and ("*" in resources or resource in resources) and (
-                "*" in namespaces or namespace in namespaces
+            if (
+                ("*" in verbs or verb in verbs)
+                and ("*" in resources or resource in resources)
+                and ("*" in namespaces or namespace in namespaces)
             ):
                 return True
         return False
@@ -113,7 +143,7 @@ def parse_field_selector(text: str, kind: str) -> list[tuple[str, str, str]]:
             raise ValueError(f"invalid field selector: {term!r}")
         name, op, value = m.group(1), m.group(2), m.group(3)
         if name not in allowed:
-            raise ValueError(f'field label not supported: {name}')
+            raise ValueError(f"field label not supported: {name}")
         out.append((name, "!=" if op == "!=" else "=", value))
     return out
 
@@ -190,8 +220,11 @@ class Fault:
     message: str | None = None
 
     def matches(self, path: str, query: dict[str, str]) -> bool:
-        return self.times > 0 and re.search(self.path, path) is not None and all(
-            k in query for k in self.query_has)
+        return (
+            self.times > 0
+            and re.search(self.path, path) is not None
+            and all(k in query for k in self.query_has)
+        )
 
 
 class State:
@@ -259,13 +292,21 @@ class LoopbackApiServer:
     ``git_version`` is what ``/version`` says.  ``tokens`` maps bearer tokens to a Policy.
     """
 
-    def __init__(self, certs: Any, *, git_version: str = "v1.37.1", dra_versions: Iterable[str] = ("v1",),
-                 taint_rule_versions: Iterable[str] | None = None) -> None:
+    def __init__(
+        self,
+        certs: Any,
+        *,
+        git_version: str = "v1.37.1",
+        dra_versions: Iterable[str] = ("v1",),
+        taint_rule_versions: Iterable[str] | None = None,
+    ) -> None:
         self.certs = certs
         self.state = State()
         self.git_version = git_version
         self.dra_versions = list(dra_versions)
-        self.taint_rule_versions = list(self.dra_versions if taint_rule_versions is None else taint_rule_versions)
+        self.taint_rule_versions = list(
+            self.dra_versions if taint_rule_versions is None else taint_rule_versions
+        )
         self.tokens: dict[str, Policy] = {}
         self.faults: list[Fault] = []
         self.requests: list[Request] = []
@@ -301,7 +342,9 @@ class LoopbackApiServer:
         httpd.daemon_threads = True
         httpd.socket = ctx.wrap_socket(httpd.socket, server_side=True)
         self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self._thread.start()
         return self
 
@@ -319,20 +362,37 @@ class LoopbackApiServer:
             self._httpd.shutdown()
             self._httpd.server_close()
 
-    def kubeconfig(self, path: Path, token: str, *, context: str = "loopback", namespace: str | None = None,
-                   extra_contexts: Iterable[tuple[str, str]] = ()) -> Path:
+    def kubeconfig(
+        self,
+        path: Path,
+        token: str,
+        *,
+        context: str = "loopback",
+        namespace: str | None = None,
+        extra_contexts: Iterable[tuple[str, str]] = (),
+    ) -> Path:
         """Write a kubeconfig for ``token`` (its CA is the test's throw-away CA)."""
         ctx: dict[str, Any] = {"cluster": "loopback", "user": "loopback-user"}
         if namespace:
             ctx["namespace"] = namespace
         contexts = [{"name": context, "context": ctx}]
-        contexts += [{"name": n, "context": {"cluster": "loopback", "user": "loopback-user", "namespace": ns}}
-                     for n, ns in extra_contexts]
-        doc = {"apiVersion": "v1", "kind": "Config", "current-context": context,
-               "clusters": [{"name": "loopback", "cluster": {"server": self.url,
-                                                             "certificate-authority": str(self.certs.ca_cert)}}],
-               "users": [{"name": "loopback-user", "user": {"token": token}}],
-               "contexts": contexts}
+        contexts += [
+            {"name": n, "context": {"cluster": "loopback", "user": "loopback-user", "namespace": ns}}
+            for n, ns in extra_contexts
+        ]
+        doc = {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "current-context": context,
+            "clusters": [
+                {
+                    "name": "loopback",
+                    "cluster": {"server": self.url, "certificate-authority": str(self.certs.ca_cert)},
+                }
+            ],
+            "users": [{"name": "loopback-user", "user": {"token": token}}],
+            "contexts": contexts,
+        }
         path.write_text(json.dumps(doc, indent=1))
         return path
 
@@ -364,8 +424,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     # -- plumbing
-    def _send(self, code: int, body: Any, *, headers: dict[str, str] | None = None, raw: bytes | None = None,
-              truncate: bool = False) -> None:
+    def _send(
+        self,
+        code: int,
+        body: Any,
+        *,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+        truncate: bool = False,
+    ) -> None:
         data = raw if raw is not None else json.dumps(body, separators=(",", ":")).encode()
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
@@ -382,8 +449,13 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self.wfile.write(data)
 
-    def _status(self, code: int, message: str, details: dict[str, Any] | None = None,
-                headers: dict[str, str] | None = None) -> None:
+    def _status(
+        self,
+        code: int,
+        message: str,
+        details: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self._record.status = code
         self._send(code, status_body(code, REASONS.get(code, "Unknown"), message, details), headers=headers)
 
@@ -430,14 +502,30 @@ class _Handler(BaseHTTPRequestHandler):
         api = self.api
         if path == "/version":
             minor = api.git_version.lstrip("v").split(".")[1]
-            self._ok({"major": "1", "minor": minor, "gitVersion": api.git_version, "platform": "linux/amd64",
-                      "goVersion": "go1.25.0", "compiler": "gc", "gitCommit": "0" * 40,
-                      "gitTreeState": "clean", "buildDate": "2026-01-01T00:00:00Z"})
+            self._ok(
+                {
+                    "major": "1",
+                    "minor": minor,
+                    "gitVersion": api.git_version,
+                    "platform": "linux/amd64",
+                    "goVersion": "go1.25.0",
+                    "compiler": "gc",
+                    "gitCommit": "0" * 40,
+                    "gitTreeState": "clean",
+                    "buildDate": "2026-01-01T00:00:00Z",
+                }
+            )
             return
         if path == "/api":
-            self._ok({"kind": "APIVersions", "versions": ["v1"],
-                      "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0",
-                                                      "serverAddress": api.url.removeprefix("https://")}]})
+            self._ok(
+                {
+                    "kind": "APIVersions",
+                    "versions": ["v1"],
+                    "serverAddressByClientCIDRs": [
+                        {"clientCIDR": "0.0.0.0/0", "serverAddress": api.url.removeprefix("https://")}
+                    ],
+                }
+            )
             return
         if path == "/apis":
             groups = [self._group_doc()] if api.dra_versions else []
@@ -458,7 +546,9 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             self._ok(self._resource_list(group, version, kinds))
             return
-        m = re.fullmatch(r"(?:/api/(v1)|/apis/([^/]+)/([^/]+))(?:/namespaces/([^/]+))?/([^/]+)(?:/([^/]+))?", path)
+        m = re.fullmatch(
+            r"(?:/api/(v1)|/apis/([^/]+)/([^/]+))(?:/namespaces/([^/]+))?/([^/]+)(?:/([^/]+))?", path
+        )
         if not m:
             self._status(404, "the server could not find the requested resource")
             return
@@ -473,9 +563,12 @@ class _Handler(BaseHTTPRequestHandler):
             gr = f"{plural}.{group}" if group else plural
             where = f'in the namespace "{namespace}"' if namespace else "at the cluster scope"
             what = f'{gr} "{name}"' if name else gr
-            self._status(403, f'{what} is forbidden: User "{policy.user}" cannot {verb} resource "{plural}" '
-                              f'in API group "{group}" {where}',
-                         {"name": name or "", "group": group, "kind": plural})
+            self._status(
+                403,
+                f'{what} is forbidden: User "{policy.user}" cannot {verb} resource "{plural}" '
+                f'in API group "{group}" {where}',
+                {"name": name or "", "group": group, "kind": plural},
+            )
             return
         if name:
             obj = api.state.objects[kind].get((namespace if KINDS[kind][2] else "", name))
@@ -498,20 +591,35 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _group_doc(self) -> dict[str, Any]:
         versions = [{"groupVersion": f"{DRA}/{v}", "version": v} for v in self.api.dra_versions]
-        return {"kind": "APIGroup", "apiVersion": "v1", "name": DRA, "versions": versions,
-                "preferredVersion": versions[0]}
+        return {
+            "kind": "APIGroup",
+            "apiVersion": "v1",
+            "name": DRA,
+            "versions": versions,
+            "preferredVersion": versions[0],
+        }
 
     def _resource_list(self, group: str, version: str, kinds: list[str]) -> dict[str, Any]:
         resources = []
         for kind in kinds:
             _, plural, namespaced, _ = KINDS[kind]
-            resources.append({"name": plural, "singularName": kind.lower(), "namespaced": namespaced,
-                              "kind": kind, "verbs": ["get", "list", "watch"],
-                              "shortNames": SHORT.get(kind, []), "storageVersionHash": "loopback"})
+            resources.append(
+                {
+                    "name": plural,
+                    "singularName": kind.lower(),
+                    "namespaced": namespaced,
+                    "kind": kind,
+                    "verbs": ["get", "list", "watch"],
+                    "shortNames": SHORT.get(kind, []),
+                    "storageVersionHash": "loopback",
+                }
+            )
         gv = f"{group}/{version}" if group else version
         return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources}
 
-    def _matching(self, kind: str, namespace: str, query: dict[str, str]) -> list[tuple[tuple[str, str], Any]]:
+    def _matching(
+        self, kind: str, namespace: str, query: dict[str, str]
+    ) -> list[tuple[tuple[str, str], Any]]:
         fields = parse_field_selector(query.get("fieldSelector", ""), kind)
         labels = parse_label_selector(query.get("labelSelector", ""))
         out = []
@@ -554,8 +662,9 @@ class _Handler(BaseHTTPRequestHandler):
         page = remaining[:limit] if limit else remaining
         meta: dict[str, Any] = {"resourceVersion": str(rv)}
         if limit and len(remaining) > limit:
-            meta["continue"] = base64.urlsafe_b64encode(json.dumps(
-                {"rv": rv, "start": list(page[-1][0])}).encode()).decode()
+            meta["continue"] = base64.urlsafe_b64encode(
+                json.dumps({"rv": rv, "start": list(page[-1][0])}).encode()
+            ).decode()
             if "fieldSelector" not in query and "labelSelector" not in query:
                 meta["remainingItemCount"] = len(remaining) - limit
         items = []
@@ -596,26 +705,43 @@ class _Handler(BaseHTTPRequestHandler):
         sent = since
         try:
             if expired:  # as kube-apiserver: 200, then one ERROR event with a 410 Status
-                chunk(json.dumps({"type": "ERROR", "object": status_body(
-                    410, "Expired", f"too old resource version: {since} ({api.state.compacted_rv})")}).encode()
-                      + b"\n")
+                chunk(
+                    json.dumps(
+                        {
+                            "type": "ERROR",
+                            "object": status_body(
+                                410,
+                                "Expired",
+                                f"too old resource version: {since} ({api.state.compacted_rv})",
+                            ),
+                        }
+                    ).encode()
+                    + b"\n"
+                )
                 chunk(b"")
                 self.close_connection = True
                 return
             generation = api.stream_generation
-            while time.monotonic() < deadline and not api.stopping.is_set() and generation == api.stream_generation:
+            while (
+                time.monotonic() < deadline
+                and not api.stopping.is_set()
+                and generation == api.stream_generation
+            ):
                 with api.state.lock:
                     events = [e for e in api.state.events if e[0] > sent and e[2] == kind]
                     if not events:
                         api.state.lock.wait(timeout=min(0.2, max(0.0, deadline - time.monotonic())))
                         continue
+
                 def matches(o: dict[str, Any] | None) -> bool:
                     if o is None:
                         return False
                     meta = o.get("metadata", {})
-                    return (not namespace or meta.get("namespace") == namespace) and all(
-                        (field_value(o, f) == v) == (op == "=") for f, op, v in fields) and all(
-                        p(meta.get("labels") or {}) for p in labels)
+                    return (
+                        (not namespace or meta.get("namespace") == namespace)
+                        and all((field_value(o, f) == v) == (op == "=") for f, op, v in fields)
+                        and all(p(meta.get("labels") or {}) for p in labels)
+                    )
 
                 for rv, typ, _, obj, old in events:
                     sent = rv
@@ -623,7 +749,7 @@ class _Handler(BaseHTTPRequestHandler):
                     if not now and not before:
                         continue
                     if typ == "MODIFIED" and before and not now:  # left the selection: DELETED, as the
-                        typ = "DELETED"                           # watch cache says it
+                        typ = "DELETED"  # watch cache says it
                     elif typ == "MODIFIED" and now and not before:
                         typ = "ADDED"
                     chunk(json.dumps({"type": typ, "object": {**obj, "apiVersion": gv}}).encode() + b"\n")

@@ -51,7 +51,9 @@ def test_pod_is_read_by_name_in_the_contexts_namespace(
     pod_reads = [r.path for r in apiserver.requests if "/pods" in r.path]
     assert any(p.endswith("/namespaces/default/pods/notebook") for p in pod_reads)
     assert not any(
-        r.path.rstrip("/").endswith("/pods") and "namespaces" not in r.path and not r.query.get("fieldSelector")
+        r.path.rstrip("/").endswith("/pods")
+        and "namespaces" not in r.path
+        and not r.query.get("fieldSelector")
         for r in apiserver.requests
     )  # never all pods (the unscheduled ones, by field selector, are read)
     assert {r.method for r in apiserver.requests} == {"GET"}

@@ -36,4 +36,8 @@ def test_cluster_objects_are_lint_context(kubeconfig: Path, tmp_path: Path) -> N
     without = lint(inputs, opts)
     assert [f.rule for f in without] == ["ADV-CLASS-EXISTS"]  # no context: the class is unknown
     assert [(f.rule, f.message) for f in with_cluster] == [
-        ("LINT-SELECTOR-NO-MATCH", "request 'gpu' matches 0 of the 6 devices of class 'gpu.nvidia.com' in the inputs")]
+        (
+            "LINT-SELECTOR-NO-MATCH",
+            "request 'gpu' matches 0 of the 6 devices of class 'gpu.nvidia.com' in the inputs",
+        )
+    ]

@@ -28,7 +28,9 @@ def _load(kubeconfig: Path, warnings: list[str] | None = None, **kw: object):  #
     return src, src.load()
 
 
-def test_expired_continue_token_restarts_the_list_once(kubeconfig: Path, apiserver: LoopbackApiServer) -> None:
+def test_expired_continue_token_restarts_the_list_once(
+    kubeconfig: Path, apiserver: LoopbackApiServer
+) -> None:
     apiserver.fail(SLICES, 410, query_has=("continue",), message="The provided continue parameter is too old")
     _, world = _load(kubeconfig, chunk_size=1)
     assert len(world.slices) == 4
@@ -49,12 +51,17 @@ def test_transient_statuses_are_retried(kubeconfig: Path, apiserver: LoopbackApi
     apiserver.fail(SLICES, status, times=2, retry_after=0 if status == 429 else None)
     _, world = _load(kubeconfig)
     assert len(world.slices) == 4
-    assert [r.status for r in apiserver.requests if r.path.endswith("/resourceslices")] == [status, status, 200]
+    assert [r.status for r in apiserver.requests if r.path.endswith("/resourceslices")] == [
+        status,
+        status,
+        200,
+    ]
 
 
 @pytest.mark.parametrize("fault", [{"drop": True}, {"truncate": True}])
-def test_dropped_and_truncated_responses_are_retried(kubeconfig: Path, apiserver: LoopbackApiServer,
-                                                     fault: dict[str, bool]) -> None:
+def test_dropped_and_truncated_responses_are_retried(
+    kubeconfig: Path, apiserver: LoopbackApiServer, fault: dict[str, bool]
+) -> None:
     apiserver.fail(SLICES, times=1, **fault)
     _, world = _load(kubeconfig)
     assert len(world.slices) == 4
@@ -66,11 +73,15 @@ def test_retries_give_up_and_fail_with_exit_3(kubeconfig: Path, apiserver: Loopb
     with pytest.raises(ClusterError) as err:
         _load(kubeconfig, all_namespaces=True)
     assert err.value.exit_code == EXIT_CLUSTER
-    assert err.value.message == ("list resourceslices.resource.k8s.io at the cluster scope: etcd is unhappy "
-                                 "(ServiceUnavailable, HTTP 503); gave up after 6 attempts")
+    assert err.value.message == (
+        "list resourceslices.resource.k8s.io at the cluster scope: etcd is unhappy "
+        "(ServiceUnavailable, HTTP 503); gave up after 6 attempts"
+    )
 
 
-def test_a_slow_server_fails_within_the_request_timeout(kubeconfig: Path, apiserver: LoopbackApiServer) -> None:
+def test_a_slow_server_fails_within_the_request_timeout(
+    kubeconfig: Path, apiserver: LoopbackApiServer
+) -> None:
     apiserver.fail(SLICES, times=100, delay=0.6)
     with pytest.raises(ClusterError) as err:
         _load(kubeconfig, request_timeout=0.5)
@@ -84,8 +95,9 @@ def test_a_slow_answer_within_the_timeout_is_fine(kubeconfig: Path, apiserver: L
     assert len(world.slices) == 4
 
 
-def test_unauthorized_names_the_call_and_exits_3(kubeconfig: Path, tmp_path: Path,
-                                                 apiserver: LoopbackApiServer) -> None:
+def test_unauthorized_names_the_call_and_exits_3(
+    kubeconfig: Path, tmp_path: Path, apiserver: LoopbackApiServer
+) -> None:
     bad = apiserver.kubeconfig(tmp_path / "bad", "not-a-known-token")
     with pytest.raises(ClusterError) as err:
         _load(bad)
@@ -93,33 +105,80 @@ def test_unauthorized_names_the_call_and_exits_3(kubeconfig: Path, tmp_path: Pat
     assert err.value.message.startswith("cannot get the server version (/version): unauthorized")
 
 
-def test_forbidden_cluster_read_names_verb_resource_and_scope(kubeconfig: Path, apiserver: LoopbackApiServer,
-                                                             tmp_path: Path) -> None:
-    apiserver.add_token("no-slices", Policy("ops", [
-        (frozenset({"list", "get"}), frozenset({"deviceclasses", "devicetaintrules", "nodes", "resourceclaims",
-                                                "resourceclaimtemplates", "pods"}), frozenset({"*"}))]))
+def test_forbidden_cluster_read_names_verb_resource_and_scope(
+    kubeconfig: Path, apiserver: LoopbackApiServer, tmp_path: Path
+) -> None:
+    apiserver.add_token(
+        "no-slices",
+        Policy(
+            "ops",
+            [
+                (
+                    frozenset({"list", "get"}),
+                    frozenset(
+                        {
+                            "deviceclasses",
+                            "devicetaintrules",
+                            "nodes",
+                            "resourceclaims",
+                            "resourceclaimtemplates",
+                            "pods",
+                        }
+                    ),
+                    frozenset({"*"}),
+                )
+            ],
+        ),
+    )
     kc = apiserver.kubeconfig(tmp_path / "kc", "no-slices")
     with pytest.raises(ClusterError) as err:
         _load(kc, all_namespaces=True)
-    assert str(err.value.message) == "cannot list resourceslices.resource.k8s.io at the cluster scope: forbidden"
+    assert (
+        str(err.value.message) == "cannot list resourceslices.resource.k8s.io at the cluster scope: forbidden"
+    )
     assert err.value.exit_code == EXIT_CLUSTER and err.value.reason == "Forbidden"
 
 
-def test_partial_reads_what_it_can_and_names_what_is_missing(kubeconfig: Path, apiserver: LoopbackApiServer,
-                                                            tmp_path: Path) -> None:
-    apiserver.add_token("no-slices", Policy("ops", [
-        (frozenset({"list", "get"}), frozenset({"deviceclasses", "devicetaintrules", "nodes", "resourceclaims",
-                                                "resourceclaimtemplates", "pods"}), frozenset({"*"}))]))
+def test_partial_reads_what_it_can_and_names_what_is_missing(
+    kubeconfig: Path, apiserver: LoopbackApiServer, tmp_path: Path
+) -> None:
+    apiserver.add_token(
+        "no-slices",
+        Policy(
+            "ops",
+            [
+                (
+                    frozenset({"list", "get"}),
+                    frozenset(
+                        {
+                            "deviceclasses",
+                            "devicetaintrules",
+                            "nodes",
+                            "resourceclaims",
+                            "resourceclaimtemplates",
+                            "pods",
+                        }
+                    ),
+                    frozenset({"*"}),
+                )
+            ],
+        ),
+    )
     warnings: list[str] = []
-    src, world = _load(apiserver.kubeconfig(tmp_path / "kc", "no-slices"), warnings, all_namespaces=True,
-                       partial=True)
+    src, world = _load(
+        apiserver.kubeconfig(tmp_path / "kc", "no-slices"), warnings, all_namespaces=True, partial=True
+    )
     assert not world.slices and len(world.claims) == 6
     assert src.missing == ["resourceslices.resource.k8s.io at the cluster scope: forbidden"]
-    assert warnings == ["could not read resourceslices.resource.k8s.io at the cluster scope: forbidden; "
-                        "the result does not include them"]
+    assert warnings == [
+        "could not read resourceslices.resource.k8s.io at the cluster scope: forbidden; "
+        "the result does not include them"
+    ]
 
 
-def test_partial_also_covers_servers_that_keep_failing(kubeconfig: Path, apiserver: LoopbackApiServer) -> None:
+def test_partial_also_covers_servers_that_keep_failing(
+    kubeconfig: Path, apiserver: LoopbackApiServer
+) -> None:
     apiserver.fail(r"/nodes$", 500, times=100)
     src, world = _load(kubeconfig, partial=True)
     assert not world.nodes and len(world.slices) == 4
@@ -127,13 +186,22 @@ def test_partial_also_covers_servers_that_keep_failing(kubeconfig: Path, apiserv
 
 
 def test_namespace_user_reads_its_namespace_and_is_told_what_it_cannot_see(
-        certs: object, token: str, tmp_path: Path, apiserver: LoopbackApiServer) -> None:
+    certs: object, token: str, tmp_path: Path, apiserver: LoopbackApiServer
+) -> None:
     apiserver.add_token("team-a-token", Policy.namespace_only("team-a"))
     for name in ("c1", "c2"):
-        apiserver.state.add({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
-                             "metadata": {"name": name, "namespace": "team-a"},
-                             "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
-                                 "deviceClassName": "gpu.nvidia.com"}}]}}})
+        apiserver.state.add(
+            {
+                "apiVersion": "resource.k8s.io/v1",
+                "kind": "ResourceClaim",
+                "metadata": {"name": name, "namespace": "team-a"},
+                "spec": {
+                    "devices": {
+                        "requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.nvidia.com"}}]
+                    }
+                },
+            }
+        )
     warnings: list[str] = []
     src, world = _load(apiserver.kubeconfig(tmp_path / "kc", "team-a-token"), warnings, namespace="team-a")
     assert sorted(c.meta.key for c in world.claims) == ["team-a/c1", "team-a/c2"]
@@ -144,15 +212,25 @@ def test_namespace_user_reads_its_namespace_and_is_told_what_it_cannot_see(
 
 
 def test_namespace_user_asking_for_all_claims_falls_back_to_its_namespace(
-        tmp_path: Path, apiserver: LoopbackApiServer) -> None:
+    tmp_path: Path, apiserver: LoopbackApiServer
+) -> None:
     apiserver.add_token("team-a-token", Policy.namespace_only("team-a"))
-    apiserver.state.add({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
-                         "metadata": {"name": "x", "namespace": "team-a"}, "spec": {"devices": {}}})
-    src, world = _load(apiserver.kubeconfig(tmp_path / "kc", "team-a-token"), [], all_namespaces=True,
-                       namespace="team-a")
+    apiserver.state.add(
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceClaim",
+            "metadata": {"name": "x", "namespace": "team-a"},
+            "spec": {"devices": {}},
+        }
+    )
+    src, world = _load(
+        apiserver.kubeconfig(tmp_path / "kc", "team-a-token"), [], all_namespaces=True, namespace="team-a"
+    )
     assert [c.meta.key for c in world.claims] == ["team-a/x"]
-    assert "resourceclaims.resource.k8s.io at the cluster scope: forbidden (only namespace team-a was read)" \
+    assert (
+        "resourceclaims.resource.k8s.io at the cluster scope: forbidden (only namespace team-a was read)"
         in src.missing
+    )
 
 
 def test_without_a_namespace_a_denied_claim_list_fails(tmp_path: Path, apiserver: LoopbackApiServer) -> None:
@@ -162,16 +240,20 @@ def test_without_a_namespace_a_denied_claim_list_fails(tmp_path: Path, apiserver
     assert err.value.denied and err.value.code == 403
 
 
-def test_denied_namespaced_read_in_the_users_own_namespace_fails(tmp_path: Path,
-                                                                 apiserver: LoopbackApiServer) -> None:
+def test_denied_namespaced_read_in_the_users_own_namespace_fails(
+    tmp_path: Path, apiserver: LoopbackApiServer
+) -> None:
     apiserver.add_token("team-b-token", Policy.namespace_only("team-b"))
     with pytest.raises(ClusterError) as err:
         _load(apiserver.kubeconfig(tmp_path / "kc", "team-b-token"), namespace="team-a")
-    assert err.value.message == ('cannot list resourceclaims.resource.k8s.io in the namespace "team-a": '
-                                 "forbidden")
+    assert err.value.message == (
+        'cannot list resourceclaims.resource.k8s.io in the namespace "team-a": forbidden'
+    )
 
 
-def test_connection_refused_is_a_cluster_error(tmp_path: Path, apiserver: LoopbackApiServer, token: str) -> None:
+def test_connection_refused_is_a_cluster_error(
+    tmp_path: Path, apiserver: LoopbackApiServer, token: str
+) -> None:
     kc = apiserver.kubeconfig(tmp_path / "kc", token)
     apiserver.stop()
     with pytest.raises(ClusterError) as err:

@@ -17,21 +17,28 @@ from dractl.cluster.source import ClusterSource
 from dractl.errors import EXIT_CLUSTER, EXIT_INPUT, ClusterError, InputError
 
 
-def _config(path: Path, current: str | None, contexts: dict[str, str | None],
-            server: str = "https://127.0.0.1:1") -> Path:
-    doc: dict = {"apiVersion": "v1", "kind": "Config",
-                 "clusters": [{"name": "c", "cluster": {"server": server}}],
-                 "users": [{"name": "u", "user": {"token": "t0k3n-never-printed"}}],
-                 "contexts": [{"name": n, "context": {"cluster": "c", "user": "u", **({"namespace": ns} if ns else {})}}
-                              for n, ns in contexts.items()]}
+def _config(
+    path: Path, current: str | None, contexts: dict[str, str | None], server: str = "https://127.0.0.1:1"
+) -> Path:
+    doc: dict = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": "c", "cluster": {"server": server}}],
+        "users": [{"name": "u", "user": {"token": "t0k3n-never-printed"}}],
+        "contexts": [
+            {"name": n, "context": {"cluster": "c", "user": "u", **({"namespace": ns} if ns else {})}}
+            for n, ns in contexts.items()
+        ],
+    }
     if current:
         doc["current-context"] = current
     path.write_text(json.dumps(doc))
     return path
 
 
-def test_kubeconfig_list_first_current_context_and_first_definition_win(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kubeconfig_list_first_current_context_and_first_definition_win(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     a = _config(tmp_path / "a", "prod", {"prod": "team-a"})
     b = _config(tmp_path / "b", "dev", {"dev": "team-dev", "prod": "ignored"})
     monkeypatch.setenv("KUBECONFIG", os.pathsep.join([str(tmp_path / "missing"), str(a), str(b)]))
@@ -65,7 +72,10 @@ def test_unknown_context_lists_the_known_ones(tmp_path: Path) -> None:
     with pytest.raises(ClusterError) as err:
         kc.connect(ClusterOptions(kubeconfig=str(path), context="prod"))
     assert err.value.exit_code == EXIT_CLUSTER
-    assert err.value.message == "choose context: context 'prod' does not exist in the kubeconfig (contexts: x, y)"
+    assert (
+        err.value.message
+        == "choose context: context 'prod' does not exist in the kubeconfig (contexts: x, y)"
+    )
 
 
 def test_no_current_context(tmp_path: Path) -> None:
@@ -74,10 +84,13 @@ def test_no_current_context(tmp_path: Path) -> None:
         kc.connect(ClusterOptions(kubeconfig=str(path)))
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("clusters: [\n  - {name: x\n", "not a valid kubeconfig (YAML error)"),
-    ("- just\n- a list\n", "not a valid kubeconfig (expected a mapping)"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("clusters: [\n  - {name: x\n", "not a valid kubeconfig (YAML error)"),
+        ("- just\n- a list\n", "not a valid kubeconfig (expected a mapping)"),
+    ],
+)
 def test_malformed_kubeconfig_is_an_input_error(tmp_path: Path, text: str, expected: str) -> None:
     path = tmp_path / "bad"
     path.write_text(text)
@@ -94,12 +107,16 @@ def test_missing_kubeconfig_flag_file(tmp_path: Path) -> None:
 
 def test_nothing_to_connect_with(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
-    with pytest.raises(ClusterError, match=r"no kubeconfig \(\$KUBECONFIG names no file that exists\) and not running in a pod"):
+    with pytest.raises(
+        ClusterError,
+        match=r"no kubeconfig \(\$KUBECONFIG names no file that exists\) and not running in a pod",
+    ):
         kc.connect(ClusterOptions())
 
 
-def test_in_cluster_service_account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                    apiserver: LoopbackApiServer, token: str, certs: object) -> None:
+def test_in_cluster_service_account(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, apiserver: LoopbackApiServer, token: str, certs: object
+) -> None:
     sa = tmp_path / "sa"
     sa.mkdir()
     (sa / "token").write_text(token)
@@ -119,13 +136,20 @@ def test_in_cluster_service_account(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_exec_credential_plugin(tmp_path: Path, apiserver: LoopbackApiServer) -> None:
     apiserver.add_token("from-exec-plugin", Policy.admin())
     plugin = tmp_path / "plugin.py"
-    plugin.write_text("import json\nprint(json.dumps({'apiVersion': 'client.authentication.k8s.io/v1', "
-                      "'kind': 'ExecCredential', 'status': {'token': 'from-exec-plugin'}}))\n")
+    plugin.write_text(
+        "import json\nprint(json.dumps({'apiVersion': 'client.authentication.k8s.io/v1', "
+        "'kind': 'ExecCredential', 'status': {'token': 'from-exec-plugin'}}))\n"
+    )
     path = apiserver.kubeconfig(tmp_path / "kc", "unused")
     doc = json.loads(path.read_text())
-    doc["users"][0]["user"] = {"exec": {"apiVersion": "client.authentication.k8s.io/v1",
-                                        "command": sys.executable, "args": [str(plugin)],
-                                        "interactiveMode": "Never"}}
+    doc["users"][0]["user"] = {
+        "exec": {
+            "apiVersion": "client.authentication.k8s.io/v1",
+            "command": sys.executable,
+            "args": [str(plugin)],
+            "interactiveMode": "Never",
+        }
+    }
     path.write_text(json.dumps(doc))
     before = path.read_text()
     world = ClusterSource(ClusterOptions(kubeconfig=str(path))).load()
@@ -134,12 +158,14 @@ def test_exec_credential_plugin(tmp_path: Path, apiserver: LoopbackApiServer) ->
     assert path.read_text() == before  # never written back
 
 
-def test_failing_exec_plugin_is_a_cluster_error(tmp_path: Path, apiserver: LoopbackApiServer,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_failing_exec_plugin_is_a_cluster_error(
+    tmp_path: Path, apiserver: LoopbackApiServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = apiserver.kubeconfig(tmp_path / "kc", "unused")
     doc = json.loads(path.read_text())
-    doc["users"][0]["user"] = {"exec": {"apiVersion": "client.authentication.k8s.io/v1",
-                                        "command": "/nonexistent/credential-helper"}}
+    doc["users"][0]["user"] = {
+        "exec": {"apiVersion": "client.authentication.k8s.io/v1", "command": "/nonexistent/credential-helper"}
+    }
     path.write_text(json.dumps(doc))
     with pytest.raises(ClusterError) as err:
         ClusterSource(ClusterOptions(kubeconfig=str(path))).load()

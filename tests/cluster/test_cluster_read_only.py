@@ -16,7 +16,8 @@ WRITE_CALL = re.compile(
     r"resource_slice|resource_claim|device_taint_rule|custom_object|[a-z_]*binding|[a-z_]*status)[a-z_]*\(|"
     r"\b(?:call_api|param_serialize|request)\(\s*[\"'](POST|PUT|PATCH|DELETE)[\"']|"  # raw HTTP methods
     r"method\s*=\s*[\"'](POST|PUT|PATCH|DELETE)[\"']",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def test_no_write_calls_anywhere_in_dractl() -> None:
@@ -29,11 +30,17 @@ def test_no_write_calls_anywhere_in_dractl() -> None:
 
 
 def test_the_pattern_catches_writes() -> None:
-    for line in ("api.create_namespaced_resource_claim(ns, body)", "v1.delete_node('x')",
-                 "self._api.param_serialize('POST', path)", "client.request(\"PATCH\", url)",
-                 "call(method='DELETE')", "api.patch_namespaced_pod(n, ns, body)",
-                 "resource_api.create_resource_slice(body)", "api.delete_collection_namespaced_resource_claim(ns)",
-                 "v1.replace_namespaced_pod_status(n, ns, b)"):
+    for line in (
+        "api.create_namespaced_resource_claim(ns, body)",
+        "v1.delete_node('x')",
+        "self._api.param_serialize('POST', path)",
+        'client.request("PATCH", url)',
+        "call(method='DELETE')",
+        "api.patch_namespaced_pod(n, ns, body)",
+        "resource_api.create_resource_slice(body)",
+        "api.delete_collection_namespaced_resource_claim(ns)",
+        "v1.replace_namespaced_pod_status(n, ns, b)",
+    ):
         assert WRITE_CALL.search(line), line
 
 

@@ -31,13 +31,24 @@ def _secretive_objects(server: LoopbackApiServer) -> None:
     """A running pod with env, args and annotations; a claim with opaque parameters."""
     pod = server.state.objects["Pod"][("default", "trainer-0")]
     pod["metadata"]["annotations"] = {"team.example.com/pager": "secret-annotation"}
-    pod["spec"]["containers"][0].update({"env": [{"name": "API_KEY", "value": "secret-env"}],
-                                         "args": ["--password=secret-arg"]})
+    pod["spec"]["containers"][0].update(
+        {"env": [{"name": "API_KEY", "value": "secret-env"}], "args": ["--password=secret-arg"]}
+    )
     pod["metadata"]["managedFields"] = [{"manager": "kubectl"}]
     claim = server.state.objects["ResourceClaim"][("default", "training-gpus")]
-    claim["spec"]["devices"]["config"] = [{"requests": ["gpus"], "opaque": {
-        "driver": "gpu.nvidia.com", "parameters": {"apiVersion": "gpu.nvidia.com/v1", "kind": "GpuConfig",
-                                                   "sharing": {"strategy": "secret-opaque"}}}}]
+    claim["spec"]["devices"]["config"] = [
+        {
+            "requests": ["gpus"],
+            "opaque": {
+                "driver": "gpu.nvidia.com",
+                "parameters": {
+                    "apiVersion": "gpu.nvidia.com/v1",
+                    "kind": "GpuConfig",
+                    "sharing": {"strategy": "secret-opaque"},
+                },
+            },
+        }
+    ]
     claim["metadata"]["managedFields"] = [{"manager": "kube-scheduler"}]
 
 
@@ -54,28 +65,41 @@ def test_snapshot_to_stdout_has_the_header_first_and_kinds_in_order(run_cli: Any
     result = run_cli(["snapshot", "-A"])
     assert result.exit_code == 0
     docs = _docs(result.stdout)
-    assert docs[0]["kind"] == "Snapshot" and docs[0]["serverVersion"] == "v1.37.1" and "missing" not in docs[0]
+    assert (
+        docs[0]["kind"] == "Snapshot" and docs[0]["serverVersion"] == "v1.37.1" and "missing" not in docs[0]
+    )
     kinds = [d["kind"] for d in docs[1:]]
-    order = ["DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule", "Node",
-             "Pod"]
+    order = [
+        "DeviceClass",
+        "ResourceSlice",
+        "ResourceClaim",
+        "ResourceClaimTemplate",
+        "DeviceTaintRule",
+        "Node",
+        "Pod",
+    ]
     assert kinds == sorted(kinds, key=order.index)
     assert all(d["apiVersion"] for d in docs[1:])
 
 
-def test_pods_are_reduced_and_opaque_parameters_left_out(run_cli: Any, kubeconfig: Path,
-                                                         apiserver: LoopbackApiServer) -> None:
+def test_pods_are_reduced_and_opaque_parameters_left_out(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer
+) -> None:
     _secretive_objects(apiserver)
     result = run_cli(["snapshot", "-A"])
     assert result.exit_code == 0
     assert "secret" not in result.stdout and "managedFields" not in result.stdout
     claim = next(d for d in _docs(result.stdout)[1:] if d["metadata"]["name"] == "training-gpus")
-    assert claim["spec"]["devices"]["config"] == [{"requests": ["gpus"], "opaque": {"driver": "gpu.nvidia.com"}}]
+    assert claim["spec"]["devices"]["config"] == [
+        {"requests": ["gpus"], "opaque": {"driver": "gpu.nvidia.com"}}
+    ]
     pod = next(d for d in _docs(result.stdout)[1:] if d["metadata"]["name"] == "trainer-0")
     assert pod["spec"]["containers"] == [{"name": "trainer", "resources": {"claims": [{"name": "gpus"}]}}]
 
 
-def test_include_config_keeps_opaque_parameters_but_pods_stay_reduced(run_cli: Any, kubeconfig: Path,
-                                                                      apiserver: LoopbackApiServer) -> None:
+def test_include_config_keeps_opaque_parameters_but_pods_stay_reduced(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer
+) -> None:
     _secretive_objects(apiserver)
     result = run_cli(["snapshot", "-A", "--include-config"])
     assert result.exit_code == 0
@@ -93,24 +117,33 @@ def test_namespace_scope_and_node(run_cli: Any, kubeconfig: Path, apiserver: Loo
     assert all(r.query.get("fieldSelector") for r in apiserver.requests if r.path.endswith("/pods"))
 
 
-def test_partial_snapshot_names_what_is_missing(run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer,
-                                                tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_partial_snapshot_names_what_is_missing(
+    run_cli: Any,
+    kubeconfig: Path,
+    apiserver: LoopbackApiServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     apiserver.fail(r"/devicetaintrules$", 500, times=100)
     result = run_cli(["snapshot", "-A", "--partial"])
     assert result.exit_code == 0
     assert _docs(result.stdout)[0]["missing"] == [
         "devicetaintrules.resource.k8s.io at the cluster scope: injected 500 (InternalError, HTTP 500); "
-        "gave up after 6 attempts"]
+        "gave up after 6 attempts"
+    ]
     assert result.stderr.startswith("Warning: could not read devicetaintrules.resource.k8s.io")
 
 
-def test_without_partial_a_failed_read_writes_nothing(run_cli: Any, kubeconfig: Path,
-                                                      apiserver: LoopbackApiServer, tmp_path: Path) -> None:
+def test_without_partial_a_failed_read_writes_nothing(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer, tmp_path: Path
+) -> None:
     apiserver.fail(r"/devicetaintrules$", 500, times=100)
     out = tmp_path / "snap.yaml"
     result = run_cli(["snapshot", "-A", "--file", str(out)])
     assert result.exit_code == 3 and result.stdout == "" and not out.exists()
-    assert result.stderr.startswith("dractl: error: list devicetaintrules.resource.k8s.io at the cluster scope")
+    assert result.stderr.startswith(
+        "dractl: error: list devicetaintrules.resource.k8s.io at the cluster scope"
+    )
     assert len(result.stderr.splitlines()) == 1
 
 
@@ -146,10 +179,12 @@ def _break(how: str, server: LoopbackApiServer, kubeconfig: Path, tmp_path: Path
     return []
 
 
-@pytest.mark.parametrize("how", ["unauthorized", "forbidden", "server-error", "no-context", "untrusted",
-                                 "dropped", "ok"])
-def test_the_token_never_appears_in_any_output(run_cli: Any, kubeconfig: Path, token: str, how: str,
-                                               apiserver: LoopbackApiServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "how", ["unauthorized", "forbidden", "server-error", "no-context", "untrusted", "dropped", "ok"]
+)
+def test_the_token_never_appears_in_any_output(
+    run_cli: Any, kubeconfig: Path, token: str, how: str, apiserver: LoopbackApiServer, tmp_path: Path
+) -> None:
     args = _break(how, apiserver, kubeconfig, tmp_path)
     for debug in ([], ["--debug"]):
         out = tmp_path / f"snap{len(debug)}.yaml"

@@ -42,24 +42,40 @@ def test_lists_are_paged_with_limit_and_continue(kubeconfig: Path, apiserver: Lo
     assert "continue" not in slice_reqs[0].query and all("continue" in r.query for r in slice_reqs[1:])
 
 
-def test_chunk_size_zero_reads_each_list_in_one_request(kubeconfig: Path, apiserver: LoopbackApiServer) -> None:
+def test_chunk_size_zero_reads_each_list_in_one_request(
+    kubeconfig: Path, apiserver: LoopbackApiServer
+) -> None:
     _source(kubeconfig, all_namespaces=True, chunk_size=0).load()
     slice_reqs = [r for r in apiserver.requests if r.path.endswith("/resourceslices")]
     assert len(slice_reqs) == 1 and "limit" not in slice_reqs[0].query
 
 
-def test_pods_are_read_by_name_from_reserved_for_or_as_pending(kubeconfig: Path,
-                                                               apiserver: LoopbackApiServer) -> None:
-    apiserver.state.add({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
-                         "spec": {"containers": [{"name": "nginx", "image": "nginx"}]}})  # pending, no devices
+def test_pods_are_read_by_name_from_reserved_for_or_as_pending(
+    kubeconfig: Path, apiserver: LoopbackApiServer
+) -> None:
+    apiserver.state.add(
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": "web", "namespace": "default"},
+            "spec": {"containers": [{"name": "nginx", "image": "nginx"}]},
+        }
+    )  # pending, no devices
     world = _source(kubeconfig, all_namespaces=True).load()
-    assert sorted(p.meta.name for p in world.pods) == ["inference-0", "legacy-cuda", "notebook", "trainer-0",
-                                                       "web-0"]
+    assert sorted(p.meta.name for p in world.pods) == [
+        "inference-0",
+        "legacy-cuda",
+        "notebook",
+        "trainer-0",
+        "web-0",
+    ]
     pod_reqs = sorted((r.path, r.query.get("fieldSelector")) for r in apiserver.requests if "/pods" in r.path)
-    assert pod_reqs == [("/api/v1/namespaces/default/pods/inference-0", None),
-                        ("/api/v1/namespaces/default/pods/trainer-0", None),
-                        ("/api/v1/namespaces/default/pods/web-0", None),
-                        ("/api/v1/pods", "spec.nodeName=")]
+    assert pod_reqs == [
+        ("/api/v1/namespaces/default/pods/inference-0", None),
+        ("/api/v1/namespaces/default/pods/trainer-0", None),
+        ("/api/v1/namespaces/default/pods/web-0", None),
+        ("/api/v1/pods", "spec.nodeName="),
+    ]
 
 
 def test_extra_pods_are_read_by_name(kubeconfig: Path, apiserver: LoopbackApiServer) -> None:
@@ -72,7 +88,9 @@ def test_node_uses_field_selectors(kubeconfig: Path, apiserver: LoopbackApiServe
     assert {s.node_name for s in world.slices} == {"gpu-node-2"}
     assert [n.meta.name for n in world.nodes] == ["gpu-node-2"]
     assert [p.meta.name for p in world.pods] == ["trainer-0"]
-    selectors = {r.query.get("fieldSelector") for r in apiserver.requests if r.path.endswith("/resourceslices")}
+    selectors = {
+        r.query.get("fieldSelector") for r in apiserver.requests if r.path.endswith("/resourceslices")
+    }
     assert selectors == {"spec.nodeName=gpu-node-2", "spec.nodeName="}
     pod_lists = [r for r in apiserver.requests if r.path == "/api/v1/pods"]
     assert pod_lists and all(r.query.get("fieldSelector") == "spec.nodeName=gpu-node-2" for r in pod_lists)
@@ -95,19 +113,25 @@ def test_server_version_becomes_the_kube_version(certs: object, token: str, tmp_
     server.add_token(token, Policy.admin())
     server.start()
     try:
-        world = ClusterSource(ClusterOptions(kubeconfig=str(server.kubeconfig(tmp_path / "kc", token)))).load()
+        world = ClusterSource(
+            ClusterOptions(kubeconfig=str(server.kubeconfig(tmp_path / "kc", token)))
+        ).load()
     finally:
         server.stop()
     assert world.kube_version == "1.35"
     assert world.feature_gates is not None and world.feature_gates["DRADeviceTaints"] is False
 
 
-@pytest.mark.parametrize(("git_version", "served", "shape"), [
-    ("v1.32.5", ["v1beta1"], "v1beta1"),
-    ("v1.33.2", ["v1beta1", "v1beta2"], "v1beta2"),
-])
+@pytest.mark.parametrize(
+    ("git_version", "served", "shape"),
+    [
+        ("v1.32.5", ["v1beta1"], "v1beta1"),
+        ("v1.33.2", ["v1beta1", "v1beta2"], "v1beta2"),
+    ],
+)
 def test_beta_only_cluster_is_read_in_its_best_version_and_converted(
-        certs: object, token: str, tmp_path: Path, git_version: str, served: list[str], shape: str) -> None:
+    certs: object, token: str, tmp_path: Path, git_version: str, served: list[str], shape: str
+) -> None:
     # The stand-in serves objects as stored: store them in the shape of the version dractl
     # should pick (a real server converts; v1beta2 has the v1 shape).
     def stored(obj: dict) -> dict:
@@ -122,8 +146,9 @@ def test_beta_only_cluster_is_read_in_its_best_version_and_converted(
     server.add_token(token, Policy.admin())
     server.start()
     try:
-        src = ClusterSource(ClusterOptions(kubeconfig=str(server.kubeconfig(tmp_path / "kc", token)),
-                                           all_namespaces=True))
+        src = ClusterSource(
+            ClusterOptions(kubeconfig=str(server.kubeconfig(tmp_path / "kc", token)), all_namespaces=True)
+        )
         live = src.load()
     finally:
         server.stop()

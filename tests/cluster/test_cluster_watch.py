@@ -26,9 +26,14 @@ def watch(kubeconfig: Path) -> Iterator[WorldWatch]:
 
 
 def _claim(name: str, ns: str = "default", reserved_for: str | None = None) -> dict:
-    obj: dict = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
-                 "metadata": {"name": name, "namespace": ns},
-                 "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.nvidia.com"}}]}}}
+    obj: dict = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaim",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": {
+            "devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.nvidia.com"}}]}
+        },
+    }
     if reserved_for:
         obj["status"] = {"reservedFor": [{"resource": "pods", "name": reserved_for, "uid": "u"}]}
     return obj
@@ -61,8 +66,14 @@ def test_a_burst_of_changes_is_one_world(watch: WorldWatch, apiserver: LoopbackA
 
 
 def test_pods_newly_reserved_are_read_by_name(watch: WorldWatch, apiserver: LoopbackApiServer) -> None:
-    apiserver.state.add({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "late-pod", "namespace": "default"},
-                         "spec": {"nodeName": "gpu-node-1", "containers": [{"name": "c"}]}})
+    apiserver.state.add(
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": "late-pod", "namespace": "default"},
+            "spec": {"nodeName": "gpu-node-1", "containers": [{"name": "c"}]},
+        }
+    )
     first = watch.next_world(timeout=10)
     assert first is not None and "late-pod" not in {p.meta.name for p in first.pods}
     apiserver.state.add(_claim("late", reserved_for="late-pod"))
@@ -76,8 +87,17 @@ def test_pod_status_changes_arrive(watch: WorldWatch, apiserver: LoopbackApiServ
     assert first is not None
     before = first.pod("default", "trainer-0")
     pod = copy.deepcopy(apiserver.state.objects["Pod"][("default", "trainer-0")])
-    pod.setdefault("status", {})["containerStatuses"] = [{"name": "trainer", "allocatedResourcesStatus": [
-        {"name": "claim:gpus", "resources": [{"resourceID": "gpu.nvidia.com/gpu-node-2/gpu-0", "health": "Unhealthy"}]}]}]
+    pod.setdefault("status", {})["containerStatuses"] = [
+        {
+            "name": "trainer",
+            "allocatedResourcesStatus": [
+                {
+                    "name": "claim:gpus",
+                    "resources": [{"resourceID": "gpu.nvidia.com/gpu-node-2/gpu-0", "health": "Unhealthy"}],
+                }
+            ],
+        }
+    ]
     apiserver.state.add(pod)
     world = watch.next_world(timeout=10)
     assert world is not None
@@ -100,8 +120,10 @@ def test_expired_watch_relists(watch: WorldWatch, apiserver: LoopbackApiServer) 
         if "default/after-compaction" in keys:
             break
     assert "default/after-compaction" in keys
-    assert any(r.query.get("watch") != "1" and r.path.endswith("/resourceclaims") and r.status == 200
-               for r in apiserver.requests[mark:])
+    assert any(
+        r.query.get("watch") != "1" and r.path.endswith("/resourceclaims") and r.status == 200
+        for r in apiserver.requests[mark:]
+    )
 
 
 def test_a_denied_watch_ends_with_a_cluster_error(watch: WorldWatch, apiserver: LoopbackApiServer) -> None:

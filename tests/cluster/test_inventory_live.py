@@ -22,13 +22,20 @@ def _fast_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(transport, "BACKOFF_BASE", 0.01)
 
 
-@pytest.mark.parametrize("view", [
-    ["availability"], ["availability", "--by", "class", "-o", "wide"], ["claims", "-A", "-o", "wide"],
-    ["health", "-o", "wide"], ["taints"], ["availability", "--node", "gpu-node-2"],
-])
-def test_live_view_equals_the_view_of_the_same_objects_as_files(run_cli: Any, kubeconfig: Path, token: str,
-                                                                  apiserver: LoopbackApiServer,
-                                                                  view: list[str]) -> None:
+@pytest.mark.parametrize(
+    "view",
+    [
+        ["availability"],
+        ["availability", "--by", "class", "-o", "wide"],
+        ["claims", "-A", "-o", "wide"],
+        ["health", "-o", "wide"],
+        ["taints"],
+        ["availability", "--node", "gpu-node-2"],
+    ],
+)
+def test_live_view_equals_the_view_of_the_same_objects_as_files(
+    run_cli: Any, kubeconfig: Path, token: str, apiserver: LoopbackApiServer, view: list[str]
+) -> None:
     live = run_cli(view)
     files = run_cli([*view, "-f", DEMO])
     assert live.exit_code == files.exit_code == 0, live.stderr
@@ -43,8 +50,9 @@ def test_json_context_names_the_cluster(run_cli: Any, kubeconfig: Path) -> None:
     assert doc["summary"]["podsToEvict"] == 1
 
 
-def test_claims_of_the_contexts_namespace_only(run_cli: Any, apiserver: LoopbackApiServer, token: str,
-                                              tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_claims_of_the_contexts_namespace_only(
+    run_cli: Any, apiserver: LoopbackApiServer, token: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("KUBECONFIG", str(apiserver.kubeconfig(tmp_path / "kc", token, namespace="team-a")))
     result = run_cli(["claims", "-o", "json"])
     assert result.exit_code == 0, result.stderr
@@ -53,11 +61,31 @@ def test_claims_of_the_contexts_namespace_only(run_cli: Any, apiserver: Loopback
     assert claim_reads and all("/namespaces/team-a/" in p for p in claim_reads)
 
 
-def test_forbidden_is_exit_3_and_prints_no_table(run_cli: Any, apiserver: LoopbackApiServer, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    apiserver.add_token("no-slices", Policy("ops", [
-        (frozenset({"list", "get"}), frozenset({"deviceclasses", "devicetaintrules", "nodes", "resourceclaims",
-                                                "resourceclaimtemplates", "pods"}), frozenset({"*"}))]))
+def test_forbidden_is_exit_3_and_prints_no_table(
+    run_cli: Any, apiserver: LoopbackApiServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    apiserver.add_token(
+        "no-slices",
+        Policy(
+            "ops",
+            [
+                (
+                    frozenset({"list", "get"}),
+                    frozenset(
+                        {
+                            "deviceclasses",
+                            "devicetaintrules",
+                            "nodes",
+                            "resourceclaims",
+                            "resourceclaimtemplates",
+                            "pods",
+                        }
+                    ),
+                    frozenset({"*"}),
+                )
+            ],
+        ),
+    )
     monkeypatch.setenv("KUBECONFIG", str(apiserver.kubeconfig(tmp_path / "kc", "no-slices")))
     result = run_cli(["availability"])
     assert result.exit_code == 3 and result.stdout == ""

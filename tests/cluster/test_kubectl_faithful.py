@@ -36,9 +36,13 @@ def test_kubectl_version_and_discovery(kubeconfig: Path) -> None:
     assert json.loads(result.stdout)["serverVersion"]["gitVersion"] == "v1.37.1"
     result = kubectl(kubeconfig, "api-resources", "--api-group=resource.k8s.io", "-o", "name")
     assert result.returncode == 0, result.stderr
-    assert set(result.stdout.split()) == {"deviceclasses.resource.k8s.io", "devicetaintrules.resource.k8s.io",
-                                          "resourceclaims.resource.k8s.io", "resourceclaimtemplates.resource.k8s.io",
-                                          "resourceslices.resource.k8s.io"}
+    assert set(result.stdout.split()) == {
+        "deviceclasses.resource.k8s.io",
+        "devicetaintrules.resource.k8s.io",
+        "resourceclaims.resource.k8s.io",
+        "resourceclaimtemplates.resource.k8s.io",
+        "resourceslices.resource.k8s.io",
+    }
 
 
 def test_kubectl_gets_slices_and_claims_as_json(kubeconfig: Path, apiserver: LoopbackApiServer) -> None:
@@ -47,7 +51,8 @@ def test_kubectl_gets_slices_and_claims_as_json(kubeconfig: Path, apiserver: Loo
     items = _items(result.stdout)
     assert sorted((i["kind"], i["metadata"]["name"]) for i in items) == sorted(
         [("ResourceSlice", n) for _, n in apiserver.state.objects["ResourceSlice"]]
-        + [("ResourceClaim", n) for _, n in apiserver.state.objects["ResourceClaim"]])
+        + [("ResourceClaim", n) for _, n in apiserver.state.objects["ResourceClaim"]]
+    )
     assert {i["apiVersion"] for i in items} == {"resource.k8s.io/v1"}
 
 
@@ -61,13 +66,18 @@ def test_kubectl_chunk_size_pages_through_continue(kubeconfig: Path, apiserver: 
 
 
 def test_kubectl_field_and_label_selectors(kubeconfig: Path) -> None:
-    result = kubectl(kubeconfig, "get", "resourceslices", "--field-selector", "spec.nodeName=gpu-node-1", "-o",
-                     "json")
+    result = kubectl(
+        kubeconfig, "get", "resourceslices", "--field-selector", "spec.nodeName=gpu-node-1", "-o", "json"
+    )
     assert result.returncode == 0, result.stderr
     assert {i["spec"]["nodeName"] for i in _items(result.stdout)} == {"gpu-node-1"}
-    result = kubectl(kubeconfig, "get", "pods", "-A", "--field-selector", "spec.nodeName=gpu-node-2", "-o", "name")
+    result = kubectl(
+        kubeconfig, "get", "pods", "-A", "--field-selector", "spec.nodeName=gpu-node-2", "-o", "name"
+    )
     assert (result.returncode, result.stdout) == (0, "pod/trainer-0\n")
-    result = kubectl(kubeconfig, "get", "nodes", "-l", "kubernetes.io/hostname notin (gpu-node-1)", "-o", "name")
+    result = kubectl(
+        kubeconfig, "get", "nodes", "-l", "kubernetes.io/hostname notin (gpu-node-1)", "-o", "name"
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["node/gpu-node-2", "node/nic-node-1"]
 
@@ -88,13 +98,17 @@ def test_kubectl_namespaced_get_by_name(kubeconfig: Path) -> None:
     assert 'resourceclaims.resource.k8s.io "nope" not found' in result.stderr
 
 
-def test_kubectl_sees_the_same_denials(kubeconfig: Path, apiserver: LoopbackApiServer, tmp_path: Path) -> None:
+def test_kubectl_sees_the_same_denials(
+    kubeconfig: Path, apiserver: LoopbackApiServer, tmp_path: Path
+) -> None:
     apiserver.add_token("team-a-token", Policy.namespace_only("team-a"))
     kc = apiserver.kubeconfig(tmp_path / "team-a", "team-a-token")
     result = kubectl(kc, "get", "resourceslices")
     assert result.returncode == 1
-    assert ('Error from server (Forbidden): resourceslices.resource.k8s.io is forbidden: User "team-user" cannot '
-            'list resource "resourceslices" in API group "resource.k8s.io" at the cluster scope') in result.stderr
+    assert (
+        'Error from server (Forbidden): resourceslices.resource.k8s.io is forbidden: User "team-user" cannot '
+        'list resource "resourceslices" in API group "resource.k8s.io" at the cluster scope'
+    ) in result.stderr
     result = kubectl(kc, "get", "resourceclaims", "-n", "team-a", "-o", "json")
     assert result.returncode == 0 and _items(result.stdout) == []
 

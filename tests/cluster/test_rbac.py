@@ -41,8 +41,10 @@ def test_rules_are_read_only_and_exactly_the_resources_dractl_reads() -> None:
 
 
 def _policy(resources: set[str]) -> Policy:
-    return Policy("system:serviceaccount:dractl:dractl",
-                  [(frozenset({"get", "list", "watch"}), frozenset(resources), frozenset({"*"}))])
+    return Policy(
+        "system:serviceaccount:dractl:dractl",
+        [(frozenset({"get", "list", "watch"}), frozenset(resources), frozenset({"*"}))],
+    )
 
 
 def test_the_rules_are_enough_for_a_full_read(apiserver: LoopbackApiServer, tmp_path: Path) -> None:

@@ -89,7 +89,8 @@ def test_every_case_runs_against_the_implementations_upstream_runs_it_against() 
             assert applies["stable"] is not None
         # auto is the first implementation that supports the case's features
         assert choose(Features.from_mapping(case["features"])) == next(
-            i for i in IMPLEMENTATIONS if "not supported" not in (applies[i] or ""))
+            i for i in IMPLEMENTATIONS if "not supported" not in (applies[i] or "")
+        )
     assert per_impl["experimental"] == len(CASE_FILES)
     assert 0 < per_impl["stable"] < per_impl["incubating"] < per_impl["experimental"]
 
@@ -123,6 +124,8 @@ def test_agreement_with_actual(capsys: pytest.CaptureFixture[str]) -> None:
         if got["results"] == (actual["results"] or []) and got["error"] == actual["error"]:
             exact.append(path.stem)
     with capsys.disabled():
-        print(f"\nallocator conformance: {len(exact)}/{len(CASE_FILES)} cases match the Go allocator's "
-              "actual answer exactly")
+        print(
+            f"\nallocator conformance: {len(exact)}/{len(CASE_FILES)} cases match the Go allocator's "
+            "actual answer exactly"
+        )
     assert len(exact) >= EXACT_FLOOR

@@ -45,8 +45,10 @@ def _disagreements(v: dict[str, Any], r: dict[str, Any]) -> list[str]:
     if not v.get("compileError") and v.get("device") is not None:
         mine = (r["matches"], bool(r["evalError"]))
         if mine not in _outcomes(v):
-            bad.append(f"eval: want matches={v.get('matches')} error={v.get('evalError')!r}, "
-                       f"got matches={r['matches']} error={r['evalError']!r}")
+            bad.append(
+                f"eval: want matches={v.get('matches')} error={v.get('evalError')!r}, "
+                f"got matches={r['matches']} error={r['evalError']!r}"
+            )
     if bool(v.get("apiserverErrorOnCreate")) != bool(r["validationError"]):
         bad.append(f"validation: want {v.get('apiserverErrorOnCreate')!r}, got {r['validationError']!r}")
     want_cost = v.get("maxCost")

@@ -17,8 +17,9 @@ EXPECTED = Path(__file__).with_name("expected.jsonl")
 KUBE_VERSION = "1.37"
 
 
-def verdicts(corpus: Path = CORPUS, kube_version: str = KUBE_VERSION,
-             runtime_config: str = "") -> list[dict[str, Any]]:
+def verdicts(
+    corpus: Path = CORPUS, kube_version: str = KUBE_VERSION, runtime_config: str = ""
+) -> list[dict[str, Any]]:
     """One record per object (and per input that could not be read), in load order, for an API
     server of ``kube_version`` started with ``--runtime-config runtime_config`` ("" = defaults)."""
     from dractl.io import load_paths
@@ -26,8 +27,9 @@ def verdicts(corpus: Path = CORPUS, kube_version: str = KUBE_VERSION,
     from dractl.validate.options import ValidateOptions
     from dractl.validate.versions import RuntimeConfig
 
-    opts = ValidateOptions(kube_version=kube_version, semantic=False,
-                           runtime=RuntimeConfig.parse(runtime_config))
+    opts = ValidateOptions(
+        kube_version=kube_version, semantic=False, runtime=RuntimeConfig.parse(runtime_config)
+    )
     loaded = load_paths([str(corpus)])
     rows: list[dict[str, Any]] = []
     for doc in loaded.docs:
@@ -36,13 +38,22 @@ def verdicts(corpus: Path = CORPUS, kube_version: str = KUBE_VERSION,
         if doc.origin.item is not None:
             row["item"] = doc.origin.item
         row.update({"kind": result.kind, "name": result.name, "verdict": result.status})
-        row["findings"] = [{"rule": f.rule, "severity": f.severity.value, "line": f.line, "path": f.path}
-                           for f in sorted(findings, key=lambda f: (f.line or 0, f.rule, f.path))]
+        row["findings"] = [
+            {"rule": f.rule, "severity": f.severity.value, "line": f.line, "path": f.path}
+            for f in sorted(findings, key=lambda f: (f.line or 0, f.rule, f.path))
+        ]
         rows.append(row)
     for err in loaded.errors:
         src = err.source
-        rows.append({"file": _rel(src.file, corpus) if src else "", "document": src.document if src else 0,
-                     "verdict": "input-error", "line": src.line if src else None, "message": err.message})
+        rows.append(
+            {
+                "file": _rel(src.file, corpus) if src else "",
+                "document": src.document if src else 0,
+                "verdict": "input-error",
+                "line": src.line if src else None,
+                "message": err.message,
+            }
+        )
     return rows
 
 
@@ -70,8 +81,10 @@ def strip_why(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 # The one reason every API-VERSION-NOT-ENABLED error has (issue 14 item 2 changed these verdicts).
-NOT_ENABLED_WHY = ("a default 1.37 API server serves no beta/alpha version of resource.k8s.io (KEP-3136): "
-                   "kubectl apply answers 'no matches for kind' unless --runtime-config enables it")
+NOT_ENABLED_WHY = (
+    "a default 1.37 API server serves no beta/alpha version of resource.k8s.io (KEP-3136): "
+    "kubectl apply answers 'no matches for kind' unless --runtime-config enables it"
+)
 
 
 def update() -> int:

@@ -35,8 +35,11 @@ def test_matches_reviewed_expectations(actual: list[dict[str, Any]]) -> None:
 
 def test_every_error_has_a_reviewed_why() -> None:
     for row in load_expected():
-        reasons = [row.get("why")] if row["verdict"] == "input-error" else [
-            f.get("why") for f in row["findings"] if f["severity"] == "error"]
+        reasons = (
+            [row.get("why")]
+            if row["verdict"] == "input-error"
+            else [f.get("why") for f in row["findings"] if f["severity"] == "error"]
+        )
         for why in reasons:
             assert why and why != "TODO", f"{row['file']} document {row['document']}: no reviewed why"
 
@@ -62,15 +65,26 @@ def test_api_testdata_is_schema_valid_except_versions_off_by_default(actual: lis
     rows = _rows(actual, "k8s-api-testdata")
     assert len(rows) >= 10
     for row in rows:
-        allowed = {"API-VERSION-ALPHA"} if "v1alpha3" in row["file"] else \
-            {"API-VERSION-NOT-ENABLED"} if "v1beta" in row["file"] else set()
+        allowed = (
+            {"API-VERSION-ALPHA"}
+            if "v1alpha3" in row["file"]
+            else {"API-VERSION-NOT-ENABLED"}
+            if "v1beta" in row["file"]
+            else set()
+        )
         assert _errors(row) <= allowed, row
 
 
 def test_beta_objects_are_not_served_by_default_and_deprecated_where_enabled(
-        actual: list[dict[str, Any]], betas_on: list[dict[str, Any]]) -> None:
-    beta = [r for r in betas_on if r.get("findings") and any(
-        f["rule"] == "API-VERSION-DEPRECATED" for f in r["findings"]) and "v1beta1" in r["file"]]
+    actual: list[dict[str, Any]], betas_on: list[dict[str, Any]]
+) -> None:
+    beta = [
+        r
+        for r in betas_on
+        if r.get("findings")
+        and any(f["rule"] == "API-VERSION-DEPRECATED" for f in r["findings"])
+        and "v1beta1" in r["file"]
+    ]
     assert beta
     for row in beta:
         assert not _errors(row), row
@@ -79,24 +93,30 @@ def test_beta_objects_are_not_served_by_default_and_deprecated_where_enabled(
         assert _errors(by_key[(row["file"], row["document"], row.get("item"))]) == {"API-VERSION-NOT-ENABLED"}
 
 
-def test_enabling_the_betas_changes_only_the_served_verdicts(actual: list[dict[str, Any]],
-                                                             betas_on: list[dict[str, Any]]) -> None:
+def test_enabling_the_betas_changes_only_the_served_verdicts(
+    actual: list[dict[str, Any]], betas_on: list[dict[str, Any]]
+) -> None:
     def without_served(rows: list[dict[str, Any]]) -> list[list[tuple[str, str]]]:
         ignore = {"API-VERSION-NOT-ENABLED", "API-VERSION-DEPRECATED"}
-        return [[(f["rule"], f["path"]) for f in r.get("findings", []) if f["rule"] not in ignore] for r in rows]
+        return [
+            [(f["rule"], f["path"]) for f in r.get("findings", []) if f["rule"] not in ignore] for r in rows
+        ]
 
     assert without_served(actual) == without_served(betas_on)
 
 
-@pytest.mark.parametrize("fragment, rule", [
-    ("content__en__examples__dra__resourceclaim.yaml", "SCHEMA-UNKNOWN-FIELD"),
-    ("docs__driver-attributes__L85-92.yaml", "SCHEMA-NO-APIVERSION"),
-    ("pod-inline-aligned-gpus.yaml", "SCHEMA-NO-APIVERSION"),
-    ("pod-inline-multiple.yaml", "POD-CLAIM-SOURCE"),
-    ("demo__specs__mig+mps__sharing-demo-claims.yaml", "API-VERSION-NOT-SERVED"),
-    ("broken-resourceclass.yaml", "API-VERSION-NOT-SERVED"),
-    ("devicetaintpolicy.yaml", "SCHEMA-UNKNOWN-FIELD"),
-])
+@pytest.mark.parametrize(
+    "fragment, rule",
+    [
+        ("content__en__examples__dra__resourceclaim.yaml", "SCHEMA-UNKNOWN-FIELD"),
+        ("docs__driver-attributes__L85-92.yaml", "SCHEMA-NO-APIVERSION"),
+        ("pod-inline-aligned-gpus.yaml", "SCHEMA-NO-APIVERSION"),
+        ("pod-inline-multiple.yaml", "POD-CLAIM-SOURCE"),
+        ("demo__specs__mig+mps__sharing-demo-claims.yaml", "API-VERSION-NOT-SERVED"),
+        ("broken-resourceclass.yaml", "API-VERSION-NOT-SERVED"),
+        ("devicetaintpolicy.yaml", "SCHEMA-UNKNOWN-FIELD"),
+    ],
+)
 def test_notable_broken_files_get_an_error(actual: list[dict[str, Any]], fragment: str, rule: str) -> None:
     rows = [r for r in actual if r["file"].endswith(fragment) and r["verdict"] != "input-error"]
     assert rows and any(rule in _errors(r) for r in rows)
@@ -106,8 +126,9 @@ def test_missing_pool_generation_is_only_a_warning(actual: list[dict[str, Any]])
     rows = [r for r in actual if any(f["rule"] == "SCHEMA-REQUIRED-DEFAULTED" for f in r.get("findings", []))]
     assert any("kwok" in r["file"] for r in rows)
     for row in rows:
-        assert all(f["severity"] == "warning" for f in row["findings"]
-                   if f["rule"] == "SCHEMA-REQUIRED-DEFAULTED")
+        assert all(
+            f["severity"] == "warning" for f in row["findings"] if f["rule"] == "SCHEMA-REQUIRED-DEFAULTED"
+        )
 
 
 def test_templates_are_not_picked_up_by_directory_walks(actual: list[dict[str, Any]]) -> None:
@@ -116,12 +137,9 @@ def test_templates_are_not_picked_up_by_directory_walks(actual: list[dict[str, A
 
 # Where kubernetes-validate (a pure OpenAPI validator) reports an error that the API server would not.
 BASELINE_FALSE_ALARMS = {
-    "dranet/examples__azure_aks_examples__gb300__resource-claim.yaml":
-        "status.devices[].conditions[].lastTransitionTime missing: status is discarded on create",
-    "dranet/examples__azure_aks_examples__gb300__resourceslice-dranet.yaml":
-        "spec.pool.generation missing: the server decodes it as 0 (warning only)",
-    "kwok/site__content__en__docs__examples__dra__L89-123.yaml":
-        "spec.pool.generation missing: the server decodes it as 0 (warning only)",
+    "dranet/examples__azure_aks_examples__gb300__resource-claim.yaml": "status.devices[].conditions[].lastTransitionTime missing: status is discarded on create",
+    "dranet/examples__azure_aks_examples__gb300__resourceslice-dranet.yaml": "spec.pool.generation missing: the server decodes it as 0 (warning only)",
+    "kwok/site__content__en__docs__examples__dra__L89-123.yaml": "spec.pool.generation missing: the server decodes it as 0 (warning only)",
 }
 
 
@@ -141,7 +159,9 @@ def test_every_kubernetes_validate_error_is_caught_or_explained(betas_on: list[d
 
 def test_older_releases_follow_the_api_lifecycle() -> None:
     """At 1.34 nothing is deprecated yet and DeviceTaintRule v1/v1beta2 do not exist."""
-    rows = [r for r in verdicts(kube_version="1.34", runtime_config=BETAS_ON) if r["verdict"] != "input-error"]
+    rows = [
+        r for r in verdicts(kube_version="1.34", runtime_config=BETAS_ON) if r["verdict"] != "input-error"
+    ]
     rules = {f["rule"] for r in rows for f in r["findings"]}
     assert "API-VERSION-DEPRECATED" not in rules
     taint_rules = [r for r in rows if r["kind"] == "DeviceTaintRule" and "v1alpha3" not in r["file"]]

@@ -77,23 +77,84 @@ spec:
 ]
 
 # Fragments people (and templates) leave in YAML.
-NOISE = ["\t", ":", ": ", "- ", "[", "]", "{", "}", "&a ", "*a", "*b", "!Ref ", "!!binary ", "!!python/name:os.system ",
-         "<<: *a\n", "{{ .Index }}", "---\n", "...\n", "'", '"', "#", "|\n", ">-\n", "? ", "%YAML 1.1\n",
-         "\x00", "\x07", "\ufeff", "\u2028", "=", "~", "0x1F", "1e3", "yes", "  ", "\n", "\r\n"]
+NOISE = [
+    "\t",
+    ":",
+    ": ",
+    "- ",
+    "[",
+    "]",
+    "{",
+    "}",
+    "&a ",
+    "*a",
+    "*b",
+    "!Ref ",
+    "!!binary ",
+    "!!python/name:os.system ",
+    "<<: *a\n",
+    "{{ .Index }}",
+    "---\n",
+    "...\n",
+    "'",
+    '"',
+    "#",
+    "|\n",
+    ">-\n",
+    "? ",
+    "%YAML 1.1\n",
+    "\x00",
+    "\x07",
+    "\ufeff",
+    "\u2028",
+    "=",
+    "~",
+    "0x1F",
+    "1e3",
+    "yes",
+    "  ",
+    "\n",
+    "\r\n",
+]
 
-keys = st.one_of(st.sampled_from(["apiVersion", "kind", "metadata", "name", "spec", "devices", "items",
-                                  "gpu.nvidia.com/model", "<<", "="]),
-                 st.text(min_size=1, max_size=12))
-scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
-                    st.text(max_size=20), st.sampled_from(["yes", "no", "~", "0o17", "1e3", "2024-01-01", "=", ""]))
+keys = st.one_of(
+    st.sampled_from(
+        [
+            "apiVersion",
+            "kind",
+            "metadata",
+            "name",
+            "spec",
+            "devices",
+            "items",
+            "gpu.nvidia.com/model",
+            "<<",
+            "=",
+        ]
+    ),
+    st.text(min_size=1, max_size=12),
+)
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(max_size=20),
+    st.sampled_from(["yes", "no", "~", "0o17", "1e3", "2024-01-01", "=", ""]),
+)
 values: st.SearchStrategy[Any] = st.recursive(
-    scalars, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
-    max_leaves=25)
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
+    max_leaves=25,
+)
 objects = st.fixed_dictionaries(
-    {"apiVersion": st.sampled_from(["resource.k8s.io/v1", "resource.k8s.io/v1beta1", "v1"]),
-     "kind": st.sampled_from(["ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule", "List"]),
-     "metadata": st.fixed_dictionaries({"name": st.text(max_size=10)})},
-    optional={"spec": values, "items": st.lists(values, max_size=3)})
+    {
+        "apiVersion": st.sampled_from(["resource.k8s.io/v1", "resource.k8s.io/v1beta1", "v1"]),
+        "kind": st.sampled_from(["ResourceSlice", "ResourceClaim", "DeviceClass", "DeviceTaintRule", "List"]),
+        "metadata": st.fixed_dictionaries({"name": st.text(max_size=10)}),
+    },
+    optional={"spec": values, "items": st.lists(values, max_size=3)},
+)
 
 
 @st.composite
@@ -106,7 +167,7 @@ def broken_manifests(draw: st.DrawFn) -> str:
         if op == "insert":
             text = text[:at] + draw(st.sampled_from(NOISE)) + text[at:]
         elif op == "delete":
-            text = text[:at] + text[at + draw(st.integers(1, 5)):]
+            text = text[:at] + text[at + draw(st.integers(1, 5)) :]
         elif op == "truncate":
             text = text[:at]
         elif op == "indent":

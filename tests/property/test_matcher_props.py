@@ -20,12 +20,27 @@ from dractl.matcher.api import FIXED_SHARE_ID
 from dractl.model.build import build_object
 from dractl.model.features import Features
 
-FEATURES = Features.from_mapping({"adminAccess": True, "consumableCapacity": True, "deviceTaints": True,
-                                  "partitionableDevices": True, "prioritizedList": True})
+FEATURES = Features.from_mapping(
+    {
+        "adminAccess": True,
+        "consumableCapacity": True,
+        "deviceTaints": True,
+        "partitionableDevices": True,
+        "prioritizedList": True,
+    }
+)
 NODE = build_object({"kind": "Node", "apiVersion": "v1", "metadata": {"name": "node-1"}})
-CLASSES = [build_object({"kind": "DeviceClass", "apiVersion": "resource.k8s.io/v1", "metadata": {"name": n},
-                         "spec": {"selectors": [{"cel": {"expression": e}}] if e else []}})
-           for n, e in (("any", None), ("model-a", 'device.attributes["driver-a"].model == "a"'))]
+CLASSES = [
+    build_object(
+        {
+            "kind": "DeviceClass",
+            "apiVersion": "resource.k8s.io/v1",
+            "metadata": {"name": n},
+            "spec": {"selectors": [{"cel": {"expression": e}}] if e else []},
+        }
+    )
+    for n, e in (("any", None), ("model-a", 'device.attributes["driver-a"].model == "a"'))
+]
 COUNTER_TOTAL = 6
 
 
@@ -33,12 +48,21 @@ COUNTER_TOTAL = 6
 def devices(draw: st.DrawFn) -> list[dict[str, Any]]:
     out = []
     for i in range(draw(st.integers(1, 7))):
-        d: dict[str, Any] = {"name": f"d{i}", "attributes": {
-            "numa": {"int": draw(st.integers(0, 2))}, "model": {"string": draw(st.sampled_from("ab"))}}}
+        d: dict[str, Any] = {
+            "name": f"d{i}",
+            "attributes": {
+                "numa": {"int": draw(st.integers(0, 2))},
+                "model": {"string": draw(st.sampled_from("ab"))},
+            },
+        }
         if draw(st.integers(0, 4)) == 0:
-            d["taints"] = [{"key": "bad", "effect": draw(st.sampled_from(["NoSchedule", "NoExecute", "None"]))}]
+            d["taints"] = [
+                {"key": "bad", "effect": draw(st.sampled_from(["NoSchedule", "NoExecute", "None"]))}
+            ]
         if draw(st.booleans()):
-            d["consumesCounters"] = [{"counterSet": "cs", "counters": {"mem": {"value": str(draw(st.integers(1, 4)))}}}]
+            d["consumesCounters"] = [
+                {"counterSet": "cs", "counters": {"mem": {"value": str(draw(st.integers(1, 4)))}}}
+            ]
         elif draw(st.integers(0, 3)) == 0:
             d["allowMultipleAllocations"] = True
             d["capacity"] = {"mem": {"value": "4"}}
@@ -48,8 +72,11 @@ def devices(draw: st.DrawFn) -> list[dict[str, Any]]:
 
 @st.composite
 def request(draw: st.DrawFn, name: str, distinct: bool) -> dict[str, Any]:
-    exactly: dict[str, Any] = {"deviceClassName": draw(st.sampled_from(["any", "any", "model-a"])),
-                               "allocationMode": "ExactCount", "count": 1 if distinct else draw(st.integers(1, 2))}
+    exactly: dict[str, Any] = {
+        "deviceClassName": draw(st.sampled_from(["any", "any", "model-a"])),
+        "allocationMode": "ExactCount",
+        "count": 1 if distinct else draw(st.integers(1, 2)),
+    }
     if draw(st.integers(0, 5)) == 0:
         exactly["adminAccess"] = True
     if draw(st.integers(0, 3)) == 0:
@@ -68,20 +95,43 @@ def claims(draw: st.DrawFn) -> list[dict[str, Any]]:
         spec: dict[str, Any] = {"requests": reqs}
         if kind:
             spec["constraints"] = [{kind: draw(st.sampled_from(["driver-a/numa", "driver-a/model"]))}]
-        out.append({"kind": "ResourceClaim", "apiVersion": "resource.k8s.io/v1", "metadata": {"name": f"c{ci}"},
-                    "spec": {"devices": spec}})
+        out.append(
+            {
+                "kind": "ResourceClaim",
+                "apiVersion": "resource.k8s.io/v1",
+                "metadata": {"name": f"c{ci}"},
+                "spec": {"devices": spec},
+            }
+        )
     return out
 
 
 def _world(devs: list[dict[str, Any]], raw_claims: list[dict[str, Any]], busy: list[str]) -> AllocationInputs:
     slices = [
-        {"driver": "driver-a", "pool": {"name": "p", "generation": 1, "resourceSliceCount": 2}, "nodeName": "node-1",
-         "sharedCounters": [{"name": "cs", "counters": {"mem": {"value": str(COUNTER_TOTAL)}}}]},
-        {"driver": "driver-a", "pool": {"name": "p", "generation": 1, "resourceSliceCount": 2}, "nodeName": "node-1",
-         "devices": devs},
+        {
+            "driver": "driver-a",
+            "pool": {"name": "p", "generation": 1, "resourceSliceCount": 2},
+            "nodeName": "node-1",
+            "sharedCounters": [{"name": "cs", "counters": {"mem": {"value": str(COUNTER_TOTAL)}}}],
+        },
+        {
+            "driver": "driver-a",
+            "pool": {"name": "p", "generation": 1, "resourceSliceCount": 2},
+            "nodeName": "node-1",
+            "devices": devs,
+        },
     ]
-    objs = [build_object({"kind": "ResourceSlice", "apiVersion": "resource.k8s.io/v1",
-                          "metadata": {"name": f"s{i}"}, "spec": s}) for i, s in enumerate(slices)]
+    objs = [
+        build_object(
+            {
+                "kind": "ResourceSlice",
+                "apiVersion": "resource.k8s.io/v1",
+                "metadata": {"name": f"s{i}"},
+                "spec": s,
+            }
+        )
+        for i, s in enumerate(slices)
+    ]
     state = AllocatedState(devices=frozenset(f"driver-a/p/{b}" for b in busy))
     return AllocationInputs(NODE, CLASSES, objs, [build_object(c) for c in raw_claims], (), state)
 
@@ -93,8 +143,16 @@ def _run(inputs: AllocationInputs, trace: bool = True) -> NodeOutcome:
 def _check_invariants(inputs: AllocationInputs, devs: list[dict[str, Any]], outcome: NodeOutcome) -> None:
     by_name = {d["name"]: d for d in devs}
     exclusive: Counter[str] = Counter()
-    counters_used = sum(int(by_name[b.rsplit("/", 1)[1]].get("consumesCounters", [{}])[0].get("counters", {})
-                            .get("mem", {}).get("value", 0)) for b in inputs.allocated.devices)
+    counters_used = sum(
+        int(
+            by_name[b.rsplit("/", 1)[1]]
+            .get("consumesCounters", [{}])[0]
+            .get("counters", {})
+            .get("mem", {})
+            .get("value", 0)
+        )
+        for b in inputs.allocated.devices
+    )
     multi_used: Counter[str] = Counter()
     counted: set[str] = set()
     for claim, res in zip(inputs.claims, outcome.results, strict=True):
@@ -133,10 +191,14 @@ def _check_constraints(claim: Any, res: Any, by_name: dict[str, Any]) -> None:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(devs=devices(), raw_claims=claims(), busy_bits=st.integers(0, 127))
-def test_allocations_satisfy_every_rule(devs: list[dict[str, Any]], raw_claims: list[dict[str, Any]],
-                                        busy_bits: int) -> None:
-    busy = [d["name"] for i, d in enumerate(devs)
-            if busy_bits >> i & 1 and "allowMultipleAllocations" not in d and "consumesCounters" not in d]
+def test_allocations_satisfy_every_rule(
+    devs: list[dict[str, Any]], raw_claims: list[dict[str, Any]], busy_bits: int
+) -> None:
+    busy = [
+        d["name"]
+        for i, d in enumerate(devs)
+        if busy_bits >> i & 1 and "allowMultipleAllocations" not in d and "consumesCounters" not in d
+    ]
     inputs = _world(devs, raw_claims, busy)
     outcome = _run(inputs)
     assert outcome.status in ("allocated", "unallocatable")
@@ -148,8 +210,10 @@ def test_allocations_satisfy_every_rule(devs: list[dict[str, Any]], raw_claims: 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(devs=devices(), raw_claims=claims())
-def test_pruning_never_changes_the_answer(devs: list[dict[str, Any]], raw_claims: list[dict[str, Any]],
-                                          ) -> None:
+def test_pruning_never_changes_the_answer(
+    devs: list[dict[str, Any]],
+    raw_claims: list[dict[str, Any]],
+) -> None:
     inputs = _world(devs, raw_claims, [])
     saved = pruning.ACTIVATE_AFTER
     try:
@@ -165,10 +229,23 @@ def test_pruning_never_changes_the_answer(devs: list[dict[str, Any]], raw_claims
 
 @pytest.mark.parametrize("seed_claims", [1, 2])
 def test_reallocating_after_release_is_deterministic(seed_claims: int) -> None:
-    devs = [{"name": f"d{i}", "attributes": {"numa": {"int": i % 2}, "model": {"string": "a"}}} for i in range(6)]
-    raw = [{"kind": "ResourceClaim", "apiVersion": "resource.k8s.io/v1", "metadata": {"name": f"c{i}"},
-            "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "any", "count": 2}}],
-                                 "constraints": [{"matchAttribute": "driver-a/numa"}]}}} for i in range(seed_claims)]
+    devs = [
+        {"name": f"d{i}", "attributes": {"numa": {"int": i % 2}, "model": {"string": "a"}}} for i in range(6)
+    ]
+    raw = [
+        {
+            "kind": "ResourceClaim",
+            "apiVersion": "resource.k8s.io/v1",
+            "metadata": {"name": f"c{i}"},
+            "spec": {
+                "devices": {
+                    "requests": [{"name": "r", "exactly": {"deviceClassName": "any", "count": 2}}],
+                    "constraints": [{"matchAttribute": "driver-a/numa"}],
+                }
+            },
+        }
+        for i in range(seed_claims)
+    ]
     inputs = _world(devs, raw, [])
     first = _run(inputs)
     taken = [r.device for res in first.results for r in res.results]

@@ -10,13 +10,50 @@ from hypothesis import strategies as st
 
 from dractl.model.quantity import Quantity, canonical
 
-SUFFIXES = ["", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
-            "e3", "e-3", "E6", "e0"]
-_MULT = {"n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000), "": Fraction(1),
-         "k": Fraction(10**3), "M": Fraction(10**6), "G": Fraction(10**9), "T": Fraction(10**12),
-         "P": Fraction(10**15), "E": Fraction(10**18), "Ki": Fraction(2**10), "Mi": Fraction(2**20),
-         "Gi": Fraction(2**30), "Ti": Fraction(2**40), "Pi": Fraction(2**50), "Ei": Fraction(2**60),
-         "e3": Fraction(1000), "e-3": Fraction(1, 1000), "E6": Fraction(10**6), "e0": Fraction(1)}
+SUFFIXES = [
+    "",
+    "n",
+    "u",
+    "m",
+    "k",
+    "M",
+    "G",
+    "T",
+    "P",
+    "E",
+    "Ki",
+    "Mi",
+    "Gi",
+    "Ti",
+    "Pi",
+    "Ei",
+    "e3",
+    "e-3",
+    "E6",
+    "e0",
+]
+_MULT = {
+    "n": Fraction(1, 10**9),
+    "u": Fraction(1, 10**6),
+    "m": Fraction(1, 1000),
+    "": Fraction(1),
+    "k": Fraction(10**3),
+    "M": Fraction(10**6),
+    "G": Fraction(10**9),
+    "T": Fraction(10**12),
+    "P": Fraction(10**15),
+    "E": Fraction(10**18),
+    "Ki": Fraction(2**10),
+    "Mi": Fraction(2**20),
+    "Gi": Fraction(2**30),
+    "Ti": Fraction(2**40),
+    "Pi": Fraction(2**50),
+    "Ei": Fraction(2**60),
+    "e3": Fraction(1000),
+    "e-3": Fraction(1, 1000),
+    "E6": Fraction(10**6),
+    "e0": Fraction(1),
+}
 
 
 @st.composite

@@ -21,8 +21,9 @@ EXPECTED = Path(__file__).with_name("expected.jsonl")
 KUBE_VERSION = "1.37"
 
 
-def verdicts(root: Path = REALWORLD, kube_version: str = KUBE_VERSION,
-             runtime_config: str = "") -> list[dict[str, Any]]:
+def verdicts(
+    root: Path = REALWORLD, kube_version: str = KUBE_VERSION, runtime_config: str = ""
+) -> list[dict[str, Any]]:
     """One record per object (and per input that could not be read), in load order."""
     from dractl.io import load_paths
     from dractl.validate.engine import check_doc
@@ -38,13 +39,22 @@ def verdicts(root: Path = REALWORLD, kube_version: str = KUBE_VERSION,
         if doc.origin.item is not None:
             row["item"] = doc.origin.item
         row.update({"kind": result.kind, "name": result.name, "verdict": result.status})
-        row["findings"] = [{"rule": f.rule, "severity": f.severity.value, "line": f.line, "path": f.path}
-                           for f in sorted(findings, key=lambda f: (f.line or 0, f.rule, f.path))]
+        row["findings"] = [
+            {"rule": f.rule, "severity": f.severity.value, "line": f.line, "path": f.path}
+            for f in sorted(findings, key=lambda f: (f.line or 0, f.rule, f.path))
+        ]
         rows.append(row)
     for err in loaded.errors:
         src = err.source
-        rows.append({"file": _rel(src.file, root) if src else "", "document": src.document if src else 0,
-                     "verdict": "input-error", "line": src.line if src else None, "message": err.message})
+        rows.append(
+            {
+                "file": _rel(src.file, root) if src else "",
+                "document": src.document if src else 0,
+                "verdict": "input-error",
+                "line": src.line if src else None,
+                "message": err.message,
+            }
+        )
     return rows
 
 

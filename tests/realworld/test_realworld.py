@@ -31,14 +31,19 @@ def test_matches_reviewed_expectations(actual: list[dict[str, Any]]) -> None:
 
 def test_every_error_has_a_reviewed_why() -> None:
     for row in load_expected():
-        reasons = [row.get("why")] if row["verdict"] == "input-error" else [
-            f.get("why") for f in row["findings"] if f["severity"] == "error"]
+        reasons = (
+            [row.get("why")]
+            if row["verdict"] == "input-error"
+            else [f.get("why") for f in row["findings"] if f["severity"] == "error"]
+        )
         for why in reasons:
             assert why and why != "TODO", f"{row['file']} document {row['document']}: no reviewed why"
 
 
 def test_every_file_has_provenance_and_a_verdict(actual: list[dict[str, Any]]) -> None:
-    index = [json.loads(line) for line in (REALWORLD / "index.jsonl").read_text().splitlines() if line.strip()]
+    index = [
+        json.loads(line) for line in (REALWORLD / "index.jsonl").read_text().splitlines() if line.strip()
+    ]
     indexed = {e["file"] for e in index}
     assert len(indexed) == 64
     seen = {r["file"] for r in actual}
@@ -57,16 +62,21 @@ def test_beta_manifests_pass_where_the_cluster_enables_the_betas(actual: list[di
     changed = [(a, b) for a, b in zip(actual, enabled, strict=True) if a != b]
     assert changed
     for before, after in changed:
-        assert "API-VERSION-NOT-ENABLED" in _errors(before) and "API-VERSION-NOT-ENABLED" not in _errors(after)
+        assert "API-VERSION-NOT-ENABLED" in _errors(before) and "API-VERSION-NOT-ENABLED" not in _errors(
+            after
+        )
         assert _errors(before) - {"API-VERSION-NOT-ENABLED"} == _errors(after)
 
 
-@pytest.mark.parametrize("fragment, rule", [
-    ("e2e-example-pod-inline-v1alpha2.yaml", "POD-CLAIM-SOURCE"),
-    ("list-resourceslice-placeholder-device.yaml", "SCHEMA-TYPE"),
-    ("schedperf-deviceclass-consumablecapacity-v1beta2.yaml", "API-VERSION-NOT-ENABLED"),
-    ("rct-mpi-config-misplaced.yaml", "SCHEMA-UNKNOWN-FIELD"),
-])
+@pytest.mark.parametrize(
+    "fragment, rule",
+    [
+        ("e2e-example-pod-inline-v1alpha2.yaml", "POD-CLAIM-SOURCE"),
+        ("list-resourceslice-placeholder-device.yaml", "SCHEMA-TYPE"),
+        ("schedperf-deviceclass-consumablecapacity-v1beta2.yaml", "API-VERSION-NOT-ENABLED"),
+        ("rct-mpi-config-misplaced.yaml", "SCHEMA-UNKNOWN-FIELD"),
+    ],
+)
 def test_notable_broken_files_get_an_error(actual: list[dict[str, Any]], fragment: str, rule: str) -> None:
     rows = [r for r in actual if r["file"].endswith(fragment)]
     assert rows and any(rule in _errors(r) for r in rows)

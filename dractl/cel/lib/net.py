@@ -73,8 +73,11 @@ def ip_prop(fn: str, v: Any) -> Any:
     if fn == "isLoopback":
         return a.is_loopback
     if fn == "isLinkLocalMulticast":
-        return a.is_multicast and (a in ipaddress.ip_network("224.0.0.0/24") if a.version == 4
-                                   else (int(a) >> 112) & 0xFF0F == 0xFF02)
+        return a.is_multicast and (
+            a in ipaddress.ip_network("224.0.0.0/24")
+            if a.version == 4
+            else (int(a) >> 112) & 0xFF0F == 0xFF02
+        )
     if fn == "isLinkLocalUnicast":
         return a.is_link_local and not a.is_multicast
     if fn == "isGlobalUnicast":
@@ -88,8 +91,10 @@ def cidr(s: Any) -> Opaque:
     if type(s) is not str:
         raise _sig_err("cidr", s)
     addr, sep, bits = s.rpartition("/")
-    head = ("network address parse error during conversion from string: network address "
-            f'parse error during conversion from string: netip.ParsePrefix("{s}"): ')
+    head = (
+        "network address parse error during conversion from string: network address "
+        f'parse error during conversion from string: netip.ParsePrefix("{s}"): '
+    )
     if not sep:
         raise EvalError(head + "no '/'")
     try:

@@ -63,21 +63,54 @@ _RE2_NAME_TEXT = (
     "Ps Psalter_Pahlavi Rejang Runic S Samaritan Saurashtra Sc Sharada Shavian Siddham SignWriting "
     "Sinhala Sk Sm So Sogdian Sora_Sompeng Soyombo Sundanese Syloti_Nagri Syriac Tagalog Tagbanwa "
     "Tai_Le Tai_Tham Tai_Viet Takri Tamil Tangsa Tangut Telugu Thaana Thai Tibetan Tifinagh Tirhuta "
-    "Toto Ugaritic Vai Vithkuqi Wancho Warang_Citi Yezidi Yi Z Zanabazar_Square Zl Zp Zs")
+    "Toto Ugaritic Vai Vithkuqi Wancho Warang_Citi Yezidi Yi Z Zanabazar_Square Zl Zp Zs"
+)
 _RE2_NAMES = tuple(_RE2_NAME_TEXT.split())  # the \p{…} names RE2-C++ has tables for
 # Unicode's long names for the general categories (PropertyValueAliases.txt), as Go accepts them
 _CATEGORY_ALIASES = {
-    "Other": "C", "Control": "Cc", "Cntrl": "Cc", "Format": "Cf", "Unassigned": "Cn",
-    "Private_Use": "Co", "Surrogate": "Cs", "Letter": "L", "Cased_Letter": "LC",
-    "Lowercase_Letter": "Ll", "Modifier_Letter": "Lm", "Other_Letter": "Lo",
-    "Titlecase_Letter": "Lt", "Uppercase_Letter": "Lu", "Mark": "M", "Combining_Mark": "M",
-    "Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Nonspacing_Mark": "Mn", "Number": "N",
-    "Decimal_Number": "Nd", "Digit": "Nd", "Letter_Number": "Nl", "Other_Number": "No",
-    "Punctuation": "P", "Punct": "P", "Connector_Punctuation": "Pc", "Dash_Punctuation": "Pd",
-    "Close_Punctuation": "Pe", "Final_Punctuation": "Pf", "Initial_Punctuation": "Pi",
-    "Other_Punctuation": "Po", "Open_Punctuation": "Ps", "Symbol": "S", "Currency_Symbol": "Sc",
-    "Modifier_Symbol": "Sk", "Math_Symbol": "Sm", "Other_Symbol": "So", "Separator": "Z",
-    "Line_Separator": "Zl", "Paragraph_Separator": "Zp", "Space_Separator": "Zs"}
+    "Other": "C",
+    "Control": "Cc",
+    "Cntrl": "Cc",
+    "Format": "Cf",
+    "Unassigned": "Cn",
+    "Private_Use": "Co",
+    "Surrogate": "Cs",
+    "Letter": "L",
+    "Cased_Letter": "LC",
+    "Lowercase_Letter": "Ll",
+    "Modifier_Letter": "Lm",
+    "Other_Letter": "Lo",
+    "Titlecase_Letter": "Lt",
+    "Uppercase_Letter": "Lu",
+    "Mark": "M",
+    "Combining_Mark": "M",
+    "Spacing_Mark": "Mc",
+    "Enclosing_Mark": "Me",
+    "Nonspacing_Mark": "Mn",
+    "Number": "N",
+    "Decimal_Number": "Nd",
+    "Digit": "Nd",
+    "Letter_Number": "Nl",
+    "Other_Number": "No",
+    "Punctuation": "P",
+    "Punct": "P",
+    "Connector_Punctuation": "Pc",
+    "Dash_Punctuation": "Pd",
+    "Close_Punctuation": "Pe",
+    "Final_Punctuation": "Pf",
+    "Initial_Punctuation": "Pi",
+    "Other_Punctuation": "Po",
+    "Open_Punctuation": "Ps",
+    "Symbol": "S",
+    "Currency_Symbol": "Sc",
+    "Modifier_Symbol": "Sk",
+    "Math_Symbol": "Sm",
+    "Other_Symbol": "So",
+    "Separator": "Z",
+    "Line_Separator": "Zl",
+    "Paragraph_Separator": "Zp",
+    "Space_Separator": "Zs",
+}
 _ASSIGNED = ("L", "M", "N", "P", "S", "Z", "Cc", "Cf", "Co", "Cs")  # every category but Cn
 
 
@@ -107,6 +140,7 @@ _NAMES = _build_names()
 @lru_cache(maxsize=4)
 def _ranges(name: str) -> str:
     """Explicit class ranges for the classes RE2 has no table for (Cn, Assigned, LC)."""
+
     def wanted(cp: int) -> bool:
         cat = unicodedata.category(chr(cp))
         if name == "Cn":
@@ -161,8 +195,10 @@ def _ranges_negated(name: str) -> str:
     body = _ranges(name)  # LC: complement its ranges
     import re
 
-    spans = [(int(a, 16), int(b or a, 16)) for a, b in
-             re.findall(r"\\x\{([0-9a-f]+)\}(?:-\\x\{([0-9a-f]+)\})?", body)]
+    spans = [
+        (int(a, 16), int(b or a, 16))
+        for a, b in re.findall(r"\\x\{([0-9a-f]+)\}(?:-\\x\{([0-9a-f]+)\})?", body)
+    ]
     out, nxt = [], 0
     for lo, hi in spans:
         if nxt <= lo - 1:
@@ -175,8 +211,24 @@ def _ranges_negated(name: str) -> str:
 
 # -- Go's parser, as a translator ----------------------------------------------------------------
 _PERL_CLASSES = frozenset("dDsSwW")
-_POSIX = frozenset(["alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print",
-                    "punct", "space", "upper", "word", "xdigit"])
+_POSIX = frozenset(
+    [
+        "alnum",
+        "alpha",
+        "ascii",
+        "blank",
+        "cntrl",
+        "digit",
+        "graph",
+        "lower",
+        "print",
+        "punct",
+        "space",
+        "upper",
+        "word",
+        "xdigit",
+    ]
+)
 
 
 def _lit(cp: int) -> str:
@@ -300,9 +352,9 @@ class _Translator:
             end = s.find(">", i)
             if end < 0:
                 raise RegexError("invalid named capture", s[i:])
-            name = s[i + (4 if named else 3):end]
+            name = s[i + (4 if named else 3) : end]
             if not name or not all(ch == "_" or (ch.isascii() and ch.isalnum()) for ch in name):
-                raise RegexError("invalid named capture", s[i:end + 1])
+                raise RegexError("invalid named capture", s[i : end + 1])
             self.frames.append(_Frame(True, i))
             self.out.append("(")
             return end + 1
@@ -324,7 +376,7 @@ class _Translator:
             if c in ":)":
                 if sign < 0 and not saw_flag:
                     break
-                flags = s[i + 2:j - 1]
+                flags = s[i + 2 : j - 1]
                 if c == ":":
                     self.frames.append(_Frame(False, i))
                     self.out.append(f"(?{flags}:" if flags else "(?:")
@@ -368,7 +420,7 @@ class _Translator:
             raise RegexError("invalid escape sequence", r"\C")
         if nxt == "Q":
             end = s.find(r"\E", i + 2)
-            lit = s[i + 2:] if end < 0 else s[i + 2:end]
+            lit = s[i + 2 :] if end < 0 else s[i + 2 : end]
             for ch in lit:
                 self.push(_Item())
                 self.out.append(_lit(ord(ch)))
@@ -422,7 +474,7 @@ class _Translator:
                         raise RegexError("invalid escape sequence", s[i:k])
                     digits += 1
                 if k >= len(s) or digits == 0:
-                    raise RegexError("invalid escape sequence", s[i:min(k + 1, len(s))])
+                    raise RegexError("invalid escape sequence", s[i : min(k + 1, len(s))])
                 return v, k + 1
             x = _unhex(s[j])
             y = _unhex(s[j + 1]) if j + 1 < len(s) else -1
@@ -441,12 +493,12 @@ class _Translator:
         if i + 2 >= len(s):
             raise RegexError("invalid character class range", s[i:])
         if s[i + 2] != "{":
-            seq, name, j = s[i:i + 3], s[i + 2], i + 3
+            seq, name, j = s[i : i + 3], s[i + 2], i + 3
         else:
             end = s.find("}", i)
             if end < 0:
                 raise RegexError("invalid character class range", s[i:])
-            seq, name, j = s[i:end + 1], s[i + 3:end], end + 1
+            seq, name, j = s[i : end + 1], s[i + 3 : end], end + 1
         if name.startswith("^"):
             negated = not negated
             name = name[1:]
@@ -471,7 +523,7 @@ class _Translator:
             if s.startswith("[:", j):
                 end = s.find(":]", j + 2)
                 if end >= 0:
-                    name = s[j:end + 2]
+                    name = s[j : end + 2]
                     if name[2:-2].removeprefix("^") not in _POSIX:
                         raise RegexError("invalid character class range", name)
                     out.append(name)
@@ -482,7 +534,7 @@ class _Translator:
                 out.append(text)
                 continue
             if s[j] == "\\" and j + 1 < len(s) and s[j + 1] in _PERL_CLASSES:
-                out.append(s[j:j + 2])
+                out.append(s[j : j + 2])
                 j += 2
                 continue
             start = j

@@ -18,13 +18,15 @@ def parse_url(s: str) -> Any:
     if not s:
         raise EvalError('URL parse error during conversion from string: parse "": empty url')
     if not s.startswith("/") and not _SCHEME.match(s):
-        raise EvalError(f'URL parse error during conversion from string: parse "{s}": '
-                        "missing protocol scheme" if s[0] == ":" else
-                        f'URL parse error during conversion from string: parse "{s}": '
-                        "invalid URI for request")
+        raise EvalError(
+            f'URL parse error during conversion from string: parse "{s}": missing protocol scheme'
+            if s[0] == ":"
+            else f'URL parse error during conversion from string: parse "{s}": invalid URI for request'
+        )
     if any(c in s for c in " \x7f") or any(ord(c) < 0x20 for c in s):
-        raise EvalError(f'URL parse error during conversion from string: parse "{s}": '
-                        "invalid character in URL")
+        raise EvalError(
+            f'URL parse error during conversion from string: parse "{s}": invalid character in URL'
+        )
     try:
         return urlsplit(s)
     except ValueError as e:
@@ -60,12 +62,12 @@ def url_part(fn: str, v: Any) -> Any:
     if fn == "getHostname":
         host = u.netloc.rsplit("@", 1)[-1]
         if host.startswith("["):
-            return host[1:host.find("]")]
+            return host[1 : host.find("]")]
         return host.rsplit(":", 1)[0] if ":" in host else host
     if fn == "getPort":
         host = u.netloc.rsplit("@", 1)[-1]
         if host.startswith("["):
-            rest = host[host.find("]") + 1:]
+            rest = host[host.find("]") + 1 :]
             return rest[1:] if rest.startswith(":") else ""
         return host.rsplit(":", 1)[1] if ":" in host else ""
     if fn == "getEscapedPath":

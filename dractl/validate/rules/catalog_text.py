@@ -769,7 +769,7 @@ TEXTS: dict[str, E] = {
     "DRACTL-IGNORE-INVALID": (
         "A dractl.io/ignore annotation must be 'RULE[,RULE]: reason', naming known rules.",
         "An exception without a reason cannot be reviewed; a misspelled rule would silence nothing.",
-        "Write e.g. `dractl.io/ignore: \"ADV-CLASS-EXISTS: installed by the gpu-operator chart\"`.",
+        'Write e.g. `dractl.io/ignore: "ADV-CLASS-EXISTS: installed by the gpu-operator chart"`.',
     ),
     "ADV-TOL-16": (
         "More than 16 tolerations (documented, not enforced).",

@@ -20,7 +20,7 @@ from dractl.validate.rules.ctx import Ctx, as_list, as_map, as_str
 POD_RULES: dict[str, str] = {
     "POD-CLAIM-NAME": "A pod resourceClaims[] entry needs a name: a DNS label, unique in the pod.",
     "POD-CLAIM-ONEOF": "A pod resourceClaims[] entry sets exactly one of resourceClaimName and "
-                       "resourceClaimTemplateName.",
+    "resourceClaimTemplateName.",
     "POD-CLAIM-REF": "A container's resources.claims[] must name one of the pod's spec.resourceClaims, once.",
 }
 _CONTAINER_LISTS = ("initContainers", "containers")
@@ -53,12 +53,20 @@ def _claims(ctx: Ctx, claims: list[Any], path: str) -> set[str]:
             names.add(name)
         by_name, by_template = claim.get("resourceClaimName"), claim.get("resourceClaimTemplateName")
         if by_name is not None and by_template is not None:
-            ctx.invalid("POD-CLAIM-ONEOF", cpath, dict(claim), "at most one of `resourceClaimName` or "
-                        "`resourceClaimTemplateName` may be specified")
+            ctx.invalid(
+                "POD-CLAIM-ONEOF",
+                cpath,
+                dict(claim),
+                "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified",
+            )
         elif by_name is None and by_template is None and "source" not in claim:
             # (a removed ``source`` is reported as POD-CLAIM-SOURCE: not twice)
-            ctx.invalid("POD-CLAIM-ONEOF", cpath, dict(claim), "must specify one of: `resourceClaimName`, "
-                        "`resourceClaimTemplateName`")
+            ctx.invalid(
+                "POD-CLAIM-ONEOF",
+                cpath,
+                dict(claim),
+                "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
+            )
         for key in ("resourceClaimName", "resourceClaimTemplateName"):
             value = claim.get(key)
             if isinstance(value, str):
@@ -79,5 +87,9 @@ def _references(ctx: Ctx, claims: list[Any], names: set[str], path: str) -> None
         seen.add(name)
         if name not in names:
             known = ": " + ", ".join(sorted(names)) if names else " which is empty"
-            ctx.add("POD-CLAIM-REF", "NotFound", rpath, f'Not found: "{name}": must be one of the names in '
-                    f"pod.spec.resourceClaims{known}")
+            ctx.add(
+                "POD-CLAIM-REF",
+                "NotFound",
+                rpath,
+                f'Not found: "{name}": must be one of the names in pod.spec.resourceClaims{known}',
+            )

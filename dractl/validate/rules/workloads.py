@@ -26,8 +26,10 @@ TEMPLATE_PATHS: dict[tuple[str, str], tuple[str, ...]] = {
     ("", "PodTemplate"): ("template",),
     ("", "ReplicationController"): ("spec.template",),
     ("jobset.x-k8s.io", "JobSet"): ("spec.replicatedJobs[*].template.spec.template",),
-    ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"): ("spec.leaderWorkerTemplate.leaderTemplate",
-                                                      "spec.leaderWorkerTemplate.workerTemplate"),
+    ("leaderworkerset.x-k8s.io", "LeaderWorkerSet"): (
+        "spec.leaderWorkerTemplate.leaderTemplate",
+        "spec.leaderWorkerTemplate.workerTemplate",
+    ),
 }
 
 
@@ -54,8 +56,9 @@ def pod_templates(raw: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
                 tmeta["namespace"] = meta["namespace"]
             if isinstance(meta, Mapping) and not tmeta.get("name"):
                 tmeta["name"] = meta.get("name") or ""
-            out.append((path, {"apiVersion": "v1", "kind": "Pod", "metadata": tmeta,
-                               "spec": template.get("spec")}))
+            out.append(
+                (path, {"apiVersion": "v1", "kind": "Pod", "metadata": tmeta, "spec": template.get("spec")})
+            )
     return out
 
 
@@ -82,5 +85,5 @@ def relocate(finding: Finding, template_path: str) -> Finding:
     new = f"{template_path}.{path}" if path else template_path
     message = finding.message
     if path and message.startswith(path):
-        message = new + message[len(path):]
+        message = new + message[len(path) :]
     return replace(finding, path=new, message=message)

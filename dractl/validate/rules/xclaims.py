@@ -143,8 +143,10 @@ def _no_selector_message(kube_version: str, patch: int | None, fixed: bool | Non
     # The API documentation says "without a selector, no devices are matched"; until kubernetes PR
     # #141648 the scheduler's taint tracker (k8s.io/dynamic-resource-allocation/resourceslice/tracker)
     # treated a missing selector like an empty one, while the eviction controller matched nothing.
-    before = ("the scheduler treats it as tainting every device in the cluster (no pod gets a DRA device "
-              "unless it tolerates the taint; running pods are not evicted)")
+    before = (
+        "the scheduler treats it as tainting every device in the cluster (no pod gets a DRA device "
+        "unless it tolerates the taint; running pods are not evicted)"
+    )
     after = "it matches no device, as documented (use deviceSelector: {} to taint every device)"
     head = "DeviceTaintRule without deviceSelector: "
     if fixed is True:
@@ -153,8 +155,10 @@ def _no_selector_message(kube_version: str, patch: int | None, fixed: bool | Non
     if fixed is False:
         release = f"v{kube_version}.{patch}" if patch is not None else f"v{kube_version}"
         return f"{head}the API documentation says it matches no device, but in Kubernetes {release} {before}"
-    return (f"{head}in Kubernetes v{kube_version}.0 {before}; from v{kube_version}.1 {after} "
-            "(give --kube-version with the patch release to know which)")
+    return (
+        f"{head}in Kubernetes v{kube_version}.0 {before}; from v{kube_version}.1 {after} "
+        "(give --kube-version with the patch release to know which)"
+    )
 
 
 def known_taint_keys(index: Index) -> set[str]:

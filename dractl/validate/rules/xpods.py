@@ -19,9 +19,9 @@ Emit = Callable[[Entry, str, str, str], None]
 IMPLICIT_CLASS_PREFIX = "deviceclass.resource.kubernetes.io/"
 XPOD_RULES: dict[str, str] = {
     "ADV-TEMPLATE-EXISTS": "A pod (template) names a ResourceClaimTemplate in neither the inputs nor the "
-                           "cluster context.",
+    "cluster context.",
     "ADV-CLAIM-EXISTS": "A pod (template) names a ResourceClaim in neither the inputs nor the cluster "
-                        "context.",
+    "context.",
 }
 
 
@@ -45,14 +45,19 @@ def check_pod_claims(index: Index, emit: Emit) -> None:
         for i, claim in enumerate(as_list(spec.get("resourceClaims"))):
             claim = as_map(claim)
             for key, known, rule, word in (
-                    ("resourceClaimTemplateName", templates, "ADV-TEMPLATE-EXISTS", "ResourceClaimTemplate"),
-                    ("resourceClaimName", claims, "ADV-CLAIM-EXISTS", "ResourceClaim")):
+                ("resourceClaimTemplateName", templates, "ADV-TEMPLATE-EXISTS", "ResourceClaimTemplate"),
+                ("resourceClaimName", claims, "ADV-CLAIM-EXISTS", "ResourceClaim"),
+            ):
                 name = as_str(claim.get(key))
                 if name and not _known(known, e.namespace, name):
                     where = f" in namespace {e.namespace!r}" if e.namespace else ""
-                    emit(e, rule, f"{path}.resourceClaims[{i}].{key}",
-                         f"{word} {name!r}{where} is not in the inputs or the cluster context; the pod "
-                         "cannot start until it exists")
+                    emit(
+                        e,
+                        rule,
+                        f"{path}.resourceClaims[{i}].{key}",
+                        f"{word} {name!r}{where} is not in the inputs or the cluster context; the pod "
+                        "cannot start until it exists",
+                    )
         for field in ("initContainers", "containers"):
             for j, container in enumerate(as_list(spec.get(field))):
                 resources = as_map(as_map(container).get("resources"))
@@ -60,9 +65,13 @@ def check_pod_claims(index: Index, emit: Emit) -> None:
                     for key in as_map(resources.get(kind)):
                         cls = str(key).removeprefix(IMPLICIT_CLASS_PREFIX)
                         if str(key).startswith(IMPLICIT_CLASS_PREFIX) and cls not in classes:
-                            emit(e, "ADV-CLASS-EXISTS", f"{path}.{field}[{j}].resources.{kind}[{key}]",
-                                 f"extended resource {key!r} is backed by DeviceClass {cls!r}, which is not "
-                                 "in the inputs or the cluster context")
+                            emit(
+                                e,
+                                "ADV-CLASS-EXISTS",
+                                f"{path}.{field}[{j}].resources.{kind}[{key}]",
+                                f"extended resource {key!r} is backed by DeviceClass {cls!r}, which is not "
+                                "in the inputs or the cluster context",
+                            )
 
 
 def _names(index: Index, kind: str) -> set[tuple[str, str]]:

@@ -10,9 +10,17 @@ from dractl.model.quantity import Quantity
 
 def gpu(name: str = "gpu-0", driver: str = "gpu.nvidia.com", **attrs: Any) -> Device:
     """A device whose attributes are given as ``name=(kind, value)``; memory 80Gi."""
-    values = {"productName": AttributeValue("string", "NVIDIA H100"), "index": AttributeValue("int", 0),
-              "driverVersion": AttributeValue("version", "550.54.15")}
+    values = {
+        "productName": AttributeValue("string", "NVIDIA H100"),
+        "index": AttributeValue("int", 0),
+        "driverVersion": AttributeValue("version", "550.54.15"),
+    }
     for k, (kind, v) in attrs.items():
         values[k.replace("__", "/")] = AttributeValue(kind, v)
-    return Device(name=name, driver=driver, pool="p", attributes=values,
-                  capacity={"memory": DeviceCapacity(Quantity.parse("80Gi"))})
+    return Device(
+        name=name,
+        driver=driver,
+        pool="p",
+        attributes=values,
+        capacity={"memory": DeviceCapacity(Quantity.parse("80Gi"))},
+    )

@@ -7,6 +7,7 @@ import grimp
 
 def test_no_import_cycles_inside_dractl_cel() -> None:
     graph = grimp.build_graph("dractl", include_external_packages=False)
+
     def ours(m: str) -> bool:
         return m == "dractl.cel" or m.startswith("dractl.cel.")
 

@@ -15,28 +15,43 @@ def error_of(expr: str, env: str = "stored", features: Features | None = None) -
     return info.value.message
 
 
-@pytest.mark.parametrize(("expr", "message"), [
-    ('Device.driver == "x"', "compilation failed: ERROR: <input>:1:1: undeclared reference to 'Device' "
-                             "(in container '')\n | Device.driver == \"x\"\n | ^"),
-    ("device.drivers == 1", "undefined field 'drivers'"),
-    ('1 != "1"', "found no matching overload for '_!=_' applied to '(int, string)'"),
-    ('quantity("1").compareTo(1) == 0', "found no matching overload for 'compareTo' applied to "
-                                        "'kubernetes.Quantity.(int)'"),
-    ('quantity("1") > quantity("2")', "found no matching overload for '_>_' applied to "
-                                      "'(kubernetes.Quantity, kubernetes.Quantity)'"),
-    ("device.driver", "must evaluate to bool or the unknown type, not string"),
-    ("device", "must evaluate to bool or the unknown type, not kubernetes.DRADevice"),
-    ('[1, "a"].size() == 2', "expected type 'int' but found 'string'"),
-    ("[1, 2].exists(x, x)", "expected type 'bool' but found 'int'"),
-    ('"abc".matches("[")', "invalid matches argument"),
-    ('duration("1000000000000h") > duration("1h")', "invalid duration argument"),
-    ('"%d".format(["x"]) == ""', "error during formatting: decimal clause can only be used on integers, "
-                                 "was given string"),
-    ("math.greatest(1, 2) == 2", "undeclared reference to 'math'"),
-    ("device.driver.size", "type 'string' does not support field selection"),
-    ('"abc".reverse() == "cba"', "found no matching overload for 'reverse' applied to 'string.()'"),
-    ('quantity("1").sign() == 1', "found no matching overload for 'sign' applied to 'kubernetes.Quantity.()'"),
-])
+@pytest.mark.parametrize(
+    ("expr", "message"),
+    [
+        (
+            'Device.driver == "x"',
+            "compilation failed: ERROR: <input>:1:1: undeclared reference to 'Device' "
+            "(in container '')\n | Device.driver == \"x\"\n | ^",
+        ),
+        ("device.drivers == 1", "undefined field 'drivers'"),
+        ('1 != "1"', "found no matching overload for '_!=_' applied to '(int, string)'"),
+        (
+            'quantity("1").compareTo(1) == 0',
+            "found no matching overload for 'compareTo' applied to 'kubernetes.Quantity.(int)'",
+        ),
+        (
+            'quantity("1") > quantity("2")',
+            "found no matching overload for '_>_' applied to '(kubernetes.Quantity, kubernetes.Quantity)'",
+        ),
+        ("device.driver", "must evaluate to bool or the unknown type, not string"),
+        ("device", "must evaluate to bool or the unknown type, not kubernetes.DRADevice"),
+        ('[1, "a"].size() == 2', "expected type 'int' but found 'string'"),
+        ("[1, 2].exists(x, x)", "expected type 'bool' but found 'int'"),
+        ('"abc".matches("[")', "invalid matches argument"),
+        ('duration("1000000000000h") > duration("1h")', "invalid duration argument"),
+        (
+            '"%d".format(["x"]) == ""',
+            "error during formatting: decimal clause can only be used on integers, was given string",
+        ),
+        ("math.greatest(1, 2) == 2", "undeclared reference to 'math'"),
+        ("device.driver.size", "type 'string' does not support field selection"),
+        ('"abc".reverse() == "cba"', "found no matching overload for 'reverse' applied to 'string.()'"),
+        (
+            'quantity("1").sign() == 1',
+            "found no matching overload for 'sign' applied to 'kubernetes.Quantity.()'",
+        ),
+    ],
+)
 def test_compile_errors(expr: str, message: str) -> None:
     assert message in error_of(expr)
 
@@ -74,7 +89,7 @@ def test_all_kubernetes_libraries_are_declared() -> None:
         'isQuantity("1Gi") && quantity("1").add(1).isInteger() && sign(quantity("-1")) == -1',
         'semver("v1.2", true).major() == 1 && isSemver("1.0.0", false)',
         '"a,b".split(",").join("-") == "a-b" && "x".lowerAscii().upperAscii() == "X"',
-        'sets.contains([1, 2], [1]) && sets.intersects([1], [1]) && sets.equivalent([1], [1])',
+        "sets.contains([1, 2], [1]) && sets.intersects([1], [1]) && sets.equivalent([1], [1])",
         "[3, 1].sort() == [1, 3] && [[1], [2, 3]].flatten().size() == 3 && lists.range(3).size() == 3",
         "[1, 2].isSorted() && [1, 2].sum() == 3 && [1, 2].max() == 2 && [1, 2].indexOf(2) == 1",
         '"a1b2".find("[0-9]") == "1" && "a1b2".findAll("[0-9]").size() == 2',

@@ -15,31 +15,47 @@ def ok(src: str) -> Expr:
     return e
 
 
-@pytest.mark.parametrize(("src", "kind", "value"), [
-    ("42", "int", 42), ("-9223372036854775808", "int", -(2**63)), ("0x1F", "int", 31), ("7u", "uint", 7),
-    ("1.5", "double", 1.5), ("1e3", "double", 1000.0), (".5", "double", 0.5), ('"a\\tb"', "string", "a\tb"),
-    ("'\\u00e9'", "string", "é"), ('r"\\d+"', "string", "\\d+"), ('"""x\ny"""', "string", "x\ny"),
-    ('b"\\xff"', "bytes", b"\xff"), ("true", "bool", True), ("null", "null", None),
-])
+@pytest.mark.parametrize(
+    ("src", "kind", "value"),
+    [
+        ("42", "int", 42),
+        ("-9223372036854775808", "int", -(2**63)),
+        ("0x1F", "int", 31),
+        ("7u", "uint", 7),
+        ("1.5", "double", 1.5),
+        ("1e3", "double", 1000.0),
+        (".5", "double", 0.5),
+        ('"a\\tb"', "string", "a\tb"),
+        ("'\\u00e9'", "string", "é"),
+        ('r"\\d+"', "string", "\\d+"),
+        ('"""x\ny"""', "string", "x\ny"),
+        ('b"\\xff"', "bytes", b"\xff"),
+        ("true", "bool", True),
+        ("null", "null", None),
+    ],
+)
 def test_literals(src: str, kind: str, value: object) -> None:
     e = ok(src)
     assert isinstance(e, Const)
     assert (e.kind, e.value) == (kind, value)
 
 
-@pytest.mark.parametrize(("src", "message"), [
-    ("9223372036854775808", "invalid int literal"),
-    ("18446744073709551616u", "invalid uint literal"),
-    ('b"\\u0041"', "unable to unescape string"),
-    ("1 +", "Syntax error: mismatched input '<EOF>'"),
-    ("true true", "Syntax error: extraneous input 'true' expecting <EOF>"),
-    ("1_000 == 1000", "Syntax error: mismatched input '_000' expecting <EOF>"),
-    ("device..driver", "no viable alternative at input '..'"),
-    ("a.in", "no viable alternative at input '.in'"),
-    ("x;", "token recognition error at: ';'"),
-    ("has(m['k'])", "invalid argument to has() macro"),
-    ("[1].all(1, true)", "argument must be a simple name"),
-])
+@pytest.mark.parametrize(
+    ("src", "message"),
+    [
+        ("9223372036854775808", "invalid int literal"),
+        ("18446744073709551616u", "invalid uint literal"),
+        ('b"\\u0041"', "unable to unescape string"),
+        ("1 +", "Syntax error: mismatched input '<EOF>'"),
+        ("true true", "Syntax error: extraneous input 'true' expecting <EOF>"),
+        ("1_000 == 1000", "Syntax error: mismatched input '_000' expecting <EOF>"),
+        ("device..driver", "no viable alternative at input '..'"),
+        ("a.in", "no viable alternative at input '.in'"),
+        ("x;", "token recognition error at: ';'"),
+        ("has(m['k'])", "invalid argument to has() macro"),
+        ("[1].all(1, true)", "argument must be a simple name"),
+    ],
+)
 def test_syntax_errors(src: str, message: str) -> None:
     e, errors, _ = parse(src)
     assert e is None

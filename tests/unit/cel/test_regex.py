@@ -14,57 +14,63 @@ from dractl.cel.lib.regex import RegexError, compile_regex, translate
 from dractl.errors import CelCompileError, CelRuntimeError
 
 
-@pytest.mark.parametrize(("pattern", "text", "found"), [
-    (r"\x{e9}", "café", "é"),
-    ("(?i)caf(?-i)É", "CAFÉ", "CAFÉ"),
-    ("(?i)caf(?-i)É", "CAFé", ""),
-    ("(?<name>a+)b", "xaab", "aab"),
-    ("(?P<name>a+)b", "xaab", "aab"),
-    ("(?U)a+", "aaa", "a"),
-    ("(?U)a+?", "aaa", "aaa"),
-    (r"\Qa.b\E+", "a.bbb axb", "a.bbb"),
-    (r"\Qa.b", "xa.b", "a.b"),
-    (r"\_", "a_b", "_"),
-    (r"\101\x41\x{41}", "AAA", "AAA"),
-    (r"\p{Greek}+", "abc αβγ", "αβγ"),
-    (r"\p{greek}+", "abc αβγ", "αβγ"),  # Go 1.25+: loose names
-    (r"\p{Letter}+", "1ab2", "ab"),
-    (r"\p{ASCII}+", "éab", "ab"),
-    (r"[\P{L}]+", "ab12cd", "12"),
-    (r"[[:^alpha:]]+", "ab12cd", "12"),
-    ("a{,5}", "a{,5}", "a{,5}"),  # not a repeat: literal braces, as Go reads it
-    (r"\Aab\z", "ab", "ab"),
-    ("^b", "ab", ""),
-])
+@pytest.mark.parametrize(
+    ("pattern", "text", "found"),
+    [
+        (r"\x{e9}", "café", "é"),
+        ("(?i)caf(?-i)É", "CAFÉ", "CAFÉ"),
+        ("(?i)caf(?-i)É", "CAFé", ""),
+        ("(?<name>a+)b", "xaab", "aab"),
+        ("(?P<name>a+)b", "xaab", "aab"),
+        ("(?U)a+", "aaa", "a"),
+        ("(?U)a+?", "aaa", "aaa"),
+        (r"\Qa.b\E+", "a.bbb axb", "a.bbb"),
+        (r"\Qa.b", "xa.b", "a.b"),
+        (r"\_", "a_b", "_"),
+        (r"\101\x41\x{41}", "AAA", "AAA"),
+        (r"\p{Greek}+", "abc αβγ", "αβγ"),
+        (r"\p{greek}+", "abc αβγ", "αβγ"),  # Go 1.25+: loose names
+        (r"\p{Letter}+", "1ab2", "ab"),
+        (r"\p{ASCII}+", "éab", "ab"),
+        (r"[\P{L}]+", "ab12cd", "12"),
+        (r"[[:^alpha:]]+", "ab12cd", "12"),
+        ("a{,5}", "a{,5}", "a{,5}"),  # not a repeat: literal braces, as Go reads it
+        (r"\Aab\z", "ab", "ab"),
+        ("^b", "ab", ""),
+    ],
+)
 def test_go_syntax_is_accepted_and_matches_as_go(pattern: str, text: str, found: str) -> None:
     assert compile_regex(pattern).find(text) == found
 
 
-@pytest.mark.parametrize(("pattern", "message"), [
-    (r"a\Z", r"invalid escape sequence: `\Z`"),
-    (r"\C", r"invalid escape sequence: `\C`"),
-    (r"\8", r"invalid escape sequence: `\8`"),
-    (r"\1", r"invalid escape sequence: `\1`"),
-    ("[a", "missing closing ]: `[a`"),
-    ("x[a-", "missing closing ]: `[a-`"),
-    ("(a", "missing closing ): `(a`"),
-    ("a)", "unexpected ): `a)`"),
-    ("a{1001}", "invalid repeat count: `{1001}`"),
-    ("(a{2}){501}", "invalid repeat count: `{501}`"),
-    ("a{3,2}", "invalid repeat count: `{3,2}`"),
-    ("(?=a)", "invalid or unsupported Perl syntax: `(?=`"),
-    ("(?i-)", "invalid or unsupported Perl syntax: `(?i-)`"),
-    ("(?<n!>a)", "invalid named capture: `(?<n!>`"),
-    ("a**", "invalid nested repetition operator: `**`"),
-    ("a*?+", "invalid nested repetition operator: `*?+`"),
-    ("*a", "missing argument to repetition operator: `*`"),
-    ("a|+?", "missing argument to repetition operator: `+?`"),
-    ("[z-a]", "invalid character class range: `z-a`"),
-    ("[[:word2:]]", "invalid character class range: `[:word2:]`"),
-    (r"\p{Klingon}", r"invalid character class range: `\p{Klingon}`"),
-    (r"\x{110000}", r"invalid escape sequence: `\x{110000`"),
-    ("ab\\", "trailing backslash at end of expression: ``"),
-])
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        (r"a\Z", r"invalid escape sequence: `\Z`"),
+        (r"\C", r"invalid escape sequence: `\C`"),
+        (r"\8", r"invalid escape sequence: `\8`"),
+        (r"\1", r"invalid escape sequence: `\1`"),
+        ("[a", "missing closing ]: `[a`"),
+        ("x[a-", "missing closing ]: `[a-`"),
+        ("(a", "missing closing ): `(a`"),
+        ("a)", "unexpected ): `a)`"),
+        ("a{1001}", "invalid repeat count: `{1001}`"),
+        ("(a{2}){501}", "invalid repeat count: `{501}`"),
+        ("a{3,2}", "invalid repeat count: `{3,2}`"),
+        ("(?=a)", "invalid or unsupported Perl syntax: `(?=`"),
+        ("(?i-)", "invalid or unsupported Perl syntax: `(?i-)`"),
+        ("(?<n!>a)", "invalid named capture: `(?<n!>`"),
+        ("a**", "invalid nested repetition operator: `**`"),
+        ("a*?+", "invalid nested repetition operator: `*?+`"),
+        ("*a", "missing argument to repetition operator: `*`"),
+        ("a|+?", "missing argument to repetition operator: `+?`"),
+        ("[z-a]", "invalid character class range: `z-a`"),
+        ("[[:word2:]]", "invalid character class range: `[:word2:]`"),
+        (r"\p{Klingon}", r"invalid character class range: `\p{Klingon}`"),
+        (r"\x{110000}", r"invalid escape sequence: `\x{110000`"),
+        ("ab\\", "trailing backslash at end of expression: ``"),
+    ],
+)
 def test_what_go_rejects_is_rejected_with_gos_text(pattern: str, message: str) -> None:
     with pytest.raises(RegexError) as err:
         translate(pattern)
@@ -75,8 +81,11 @@ def test_constant_patterns_fail_at_compile_time_and_others_at_run_time() -> None
     cache = CelCache()
     with pytest.raises(CelCompileError, match="invalid matches argument"):
         cache.compile(r'device.driver.matches("a\\Z")')
-    with pytest.raises(CelCompileError, match=r"program instantiation failed: error parsing regexp: "
-                                              r"invalid escape sequence: `\\C`"):
+    with pytest.raises(
+        CelCompileError,
+        match=r"program instantiation failed: error parsing regexp: "
+        r"invalid escape sequence: `\\C`",
+    ):
         cache.compile(r'device.driver.find("\\C") == ""')
     sel = cache.compile('device.driver.matches(device.attributes["gpu.nvidia.com"].productName)')
     with pytest.raises(CelRuntimeError, match="error parsing regexp: missing closing \\]: `\\[x`"):
@@ -107,10 +116,13 @@ _OPS = st.sampled_from(["", "*", "+", "?", "{2}", "{1,3}", "*?", "+?"])
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(parts=st.lists(st.tuples(_ATOMS, _OPS), min_size=1, max_size=5),
-       text=st.text(alphabet="ab1x_ ", max_size=12))
+@given(
+    parts=st.lists(st.tuples(_ATOMS, _OPS), min_size=1, max_size=5),
+    text=st.text(alphabet="ab1x_ ", max_size=12),
+)
 def test_agrees_with_a_backtracking_engine_where_the_dialects_coincide(
-        parts: list[tuple[str, str]], text: str) -> None:
+    parts: list[tuple[str, str]], text: str
+) -> None:
     pattern = "".join(a + o for a, o in parts)
     ours = compile_regex(pattern)
     theirs = re.compile(pattern)

@@ -52,23 +52,46 @@ def test_match_cache_memoises_and_resets() -> None:
 
 
 def test_referenced_names() -> None:
-    sel = compile_selector('device.attributes["gpu.nvidia.com"].idx == 0 && '
-                           'device.capacity["gpu.nvidia.com"].memory.isGreaterThan(quantity("1"))')
-    assert set(sel.referenced) == {("attributes", "gpu.nvidia.com", "idx"),
-                                   ("capacity", "gpu.nvidia.com", "memory")}
+    sel = compile_selector(
+        'device.attributes["gpu.nvidia.com"].idx == 0 && '
+        'device.capacity["gpu.nvidia.com"].memory.isGreaterThan(quantity("1"))'
+    )
+    assert set(sel.referenced) == {
+        ("attributes", "gpu.nvidia.com", "idx"),
+        ("capacity", "gpu.nvidia.com", "memory"),
+    }
 
 
 def test_run_vector_shape() -> None:
-    r = run_vector({"expression": 'device.attributes["x.com"].a == 1', "envType": "StoredExpressions",
-                    "features": {}, "device": {"driver": "x.com", "attributes": {"a": {"int": 1}}}})
-    assert r == {"compileError": None, "maxCost": 5, "matches": True, "evalError": None,
-                 "validationError": None}
+    r = run_vector(
+        {
+            "expression": 'device.attributes["x.com"].a == 1',
+            "envType": "StoredExpressions",
+            "features": {},
+            "device": {"driver": "x.com", "attributes": {"a": {"int": 1}}},
+        }
+    )
+    assert r == {
+        "compileError": None,
+        "maxCost": 5,
+        "matches": True,
+        "evalError": None,
+        "validationError": None,
+    }
 
 
 def test_vector_devices_pick_values_like_kubernetes() -> None:
-    d = device_from_vector({"driver": "d", "attributes": {"a": {"int": 1, "string": "x"},
-                                                           "b": {"ints": [], "int": 3},
-                                                           "c": {"ints": None, "int": 3}, "e": {}}})
+    d = device_from_vector(
+        {
+            "driver": "d",
+            "attributes": {
+                "a": {"int": 1, "string": "x"},
+                "b": {"ints": [], "int": 3},
+                "c": {"ints": None, "int": 3},
+                "e": {},
+            },
+        }
+    )
     assert (d.attributes["a"].kind, d.attributes["b"].kind, d.attributes["c"].kind) == ("int", "ints", "int")
     assert d.unknown_attributes == ("e",)
 

@@ -21,10 +21,15 @@ def h100_nvml_data() -> dict[str, Any]:
     return json.loads((H100 / "nvml.json").read_text())
 
 
-def run(root: Path, nvml: Path | None = None, kinds: tuple[str, ...] = ("gpu", "nic", "pci", "cpu"),
-        node: str = "node-a") -> Inventory:
-    return discover(DiscoverOptions(node=node, kinds=frozenset(kinds), sysfs_root=root / "sys",
-                                    nvml_fixture=nvml)).inventory
+def run(
+    root: Path,
+    nvml: Path | None = None,
+    kinds: tuple[str, ...] = ("gpu", "nic", "pci", "cpu"),
+    node: str = "node-a",
+) -> Inventory:
+    return discover(
+        DiscoverOptions(node=node, kinds=frozenset(kinds), sysfs_root=root / "sys", nvml_fixture=nvml)
+    ).inventory
 
 
 def write_nvml(tmp_path: Path, mutate: Any = None) -> Path:
@@ -35,5 +40,3 @@ def write_nvml(tmp_path: Path, mutate: Any = None) -> Path:
     path = tmp_path / "nvml.json"
     path.write_text(json.dumps(data))
     return path
-
-

@@ -86,10 +86,16 @@ def test_saved_sysfs_tree_replays_identically(tmp_path: Path) -> None:
     written = save_fixture(session, tmp_path / "fx")
     assert written == ["sys", "pci.ids", "nvml.json"]
     assert (tmp_path / "fx/sys/class/net/ens1f0np0").is_symlink()
-    again = discover(DiscoverOptions(node="nic-01", sysfs_root=tmp_path / "fx/sys",
-                                     nvml_fixture=tmp_path / "fx/nvml.json")).inventory
+    again = discover(
+        DiscoverOptions(node="nic-01", sysfs_root=tmp_path / "fx/sys", nvml_fixture=tmp_path / "fx/nvml.json")
+    ).inventory
     before = session.inventory
-    assert (again.pci, again.nics, again.rdma, again.cpu) == (before.pci, before.nics, before.rdma, before.cpu)
+    assert (again.pci, again.nics, again.rdma, again.cpu) == (
+        before.pci,
+        before.nics,
+        before.rdma,
+        before.cpu,
+    )
     assert "MT2910 Family [ConnectX-7]" in (tmp_path / "fx/pci.ids").read_text()
 
 
@@ -97,9 +103,18 @@ def test_this_machine_capture_round_trip(tmp_path: Path) -> None:
     """Whatever this machine has (no GPU here): capture it, replay it, get the same inventory."""
     session = discover(DiscoverOptions(node="this", record=True))
     save_fixture(session, tmp_path / "me")
-    replay = discover(DiscoverOptions(node="this", sysfs_root=tmp_path / "me/sys",
-                                      nvml_fixture=tmp_path / "me/nvml.json"
-                                      if (tmp_path / "me/nvml.json").exists() else None)).inventory
+    replay = discover(
+        DiscoverOptions(
+            node="this",
+            sysfs_root=tmp_path / "me/sys",
+            nvml_fixture=tmp_path / "me/nvml.json" if (tmp_path / "me/nvml.json").exists() else None,
+        )
+    ).inventory
     live = session.inventory
     assert (replay.pci, replay.nics, replay.rdma, replay.cpu, replay.gpus) == (
-        live.pci, live.nics, live.rdma, live.cpu, live.gpus)
+        live.pci,
+        live.nics,
+        live.rdma,
+        live.cpu,
+        live.gpus,
+    )

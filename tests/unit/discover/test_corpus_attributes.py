@@ -23,8 +23,10 @@ Types = dict[str, set[str]]
 # Published by the drivers' current source but absent from the captured slices: (name, type, where).
 KNOWN_EXTRAS = {
     "gpu": {"resource.kubernetes.io/numaNode": "int"},  # deviceinfo.go addNumaNodeAttribute
-    "nic": {"dra.net/isSriovVf": "bool",  # dranet pkg/apis/attributes.go AttrIsSriovVf (only on VFs)
-            "resource.kubernetes.io/numaNode": "int"},  # dranet inventory addPCIAttributes
+    "nic": {
+        "dra.net/isSriovVf": "bool",  # dranet pkg/apis/attributes.go AttrIsSriovVf (only on VFs)
+        "resource.kubernetes.io/numaNode": "int",
+    },  # dranet inventory addPCIAttributes
 }
 
 
@@ -72,7 +74,9 @@ def assert_matches(ours: Types, real: Types, extras: dict[str, str], require_all
         if name in real:
             assert types <= real[name], f"{name}: we publish {types}, real drivers {real[name]}"
         else:
-            assert name in extras and types == {extras[name]}, f"{name} ({types}) is not published by real drivers"
+            assert name in extras and types == {extras[name]}, (
+                f"{name} ({types}) is not published by real drivers"
+            )
     if require_all:
         missing = set(real) - set(ours)
         assert not missing, f"real drivers publish {sorted(missing)} that we do not"
@@ -123,8 +127,10 @@ def test_partitionable_devices_use_the_same_names(h100: Inventory) -> None:
 
 
 def test_nic_attributes_match_real_dranet_slices(connectx: Inventory) -> None:
-    real, _ = corpus_types("dranet/examples__*resourceslice-dranet.yaml",
-                           keep=lambda n: n.startswith(("dra.net/", "resource.kubernetes.io/")))
+    real, _ = corpus_types(
+        "dranet/examples__*resourceslice-dranet.yaml",
+        keep=lambda n: n.startswith(("dra.net/", "resource.kubernetes.io/")),
+    )
     ours, caps = our_types(nic_devices(connectx, lambda m: None))
     assert not caps
     assert_matches(ours, real, KNOWN_EXTRAS["nic"], require_all=False)

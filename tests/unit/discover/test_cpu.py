@@ -11,8 +11,10 @@ from dractl.discover.report import Inventory
 from dractl.discover.sysfs import SysFS
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("0-3,8,10-11", (0, 1, 2, 3, 8, 10, 11)), ("", ()), (None, ()), ("5", (5,)), ("0-1,x,3", (0, 1, 3))])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("0-3,8,10-11", (0, 1, 2, 3, 8, 10, 11)), ("", ()), (None, ()), ("5", (5,)), ("0-1,x,3", (0, 1, 3))],
+)
 def test_parse_cpulist(text: str | None, expected: tuple[int, ...]) -> None:
     assert parse_cpulist(text) == expected
 

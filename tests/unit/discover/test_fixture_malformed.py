@@ -30,17 +30,27 @@ def _first_key(table: Any) -> str:
 
 
 def _json_type(value: Any) -> str:
-    return "bool" if isinstance(value, bool) else "number" if isinstance(value, int | float) else type(value).__name__
+    return (
+        "bool"
+        if isinstance(value, bool)
+        else "number"
+        if isinstance(value, int | float)
+        else type(value).__name__
+    )
 
 
 def _plain(recorded: Any) -> bool:
     """A real answer, not "no answer", an opaque handle or a recorded NVML error."""
-    return recorded is not None and not (isinstance(recorded, dict) and ({"$handle", "$error"} & set(recorded)))
+    return recorded is not None and not (
+        isinstance(recorded, dict) and ({"$handle", "$error"} & set(recorded))
+    )
 
 
 def _run(fixture: Path) -> InputError | None:
     try:
-        session = discover(DiscoverOptions(node="n1", kinds=GPU, sysfs_root=H100 / "sys", nvml_fixture=fixture))
+        session = discover(
+            DiscoverOptions(node="n1", kinds=GPU, sysfs_root=H100 / "sys", nvml_fixture=fixture)
+        )
         build(session.inventory, BuildOptions(node="n1", mig_mode="partitionable", kinds=GPU))
     except InputError as err:
         return err
@@ -73,10 +83,14 @@ def test_errors_name_the_call(run_cli: Any, tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     r = run_cli(["discover", "--sysfs-root", str(H100 / "sys"), "--nvml-fixture", str(path), "--only", "gpu"])
     assert r.exit_code == 2
-    assert r.stderr == (f"dractl: error: {path}: calls.nvmlDeviceGetCount[]: recorded NVML answer "
-                        "1180591620717411303424 is not a count from 0 to 1024\n")
+    assert r.stderr == (
+        f"dractl: error: {path}: calls.nvmlDeviceGetCount[]: recorded NVML answer "
+        "1180591620717411303424 is not a count from 0 to 1024\n"
+    )
     data["calls"]["nvmlDeviceGetCount"][""] = 8
     path.write_text(json.dumps(data))
     err = _run(path)
     assert err is not None
-    assert "calls.nvmlDeviceGetMinorNumber[gpu0]: recorded NVML answer 'two' is not an integer" in err.one_line()
+    assert (
+        "calls.nvmlDeviceGetMinorNumber[gpu0]: recorded NVML answer 'two' is not an integer" in err.one_line()
+    )

@@ -56,17 +56,32 @@ def fixture(tmp_path: Path, data: object, raw: bytes | None = None) -> Path:
     return path
 
 
-@pytest.mark.parametrize("data,raw,field", [
-    (None, b"\xff\xfe{}", None),
-    ({"format": "dractl-nvml-fixture/v1", "calls": {"nvmlDeviceGetCount": [1, 2]}}, None,
-     "calls.nvmlDeviceGetCount"),
-    ({"format": "dractl-nvml-fixture/v1", "calls": {}, "constants": [1]}, None, "constants"),
-    ({"format": "dractl-nvml-fixture/v1", "calls": {}, "constants": {"__dict__": 1}}, None, "constants.__dict__"),
-    ({"format": "dractl-nvml-fixture/v1", "calls": {}, "constants": {"calls": 1}}, None, "constants.calls"),
-    (None, b"[" * 100_000, None),
-])
-def test_malformed_fixtures_are_one_input_error(tmp_path: Path, data: object, raw: bytes | None,
-                                                field: str | None) -> None:
+@pytest.mark.parametrize(
+    "data,raw,field",
+    [
+        (None, b"\xff\xfe{}", None),
+        (
+            {"format": "dractl-nvml-fixture/v1", "calls": {"nvmlDeviceGetCount": [1, 2]}},
+            None,
+            "calls.nvmlDeviceGetCount",
+        ),
+        ({"format": "dractl-nvml-fixture/v1", "calls": {}, "constants": [1]}, None, "constants"),
+        (
+            {"format": "dractl-nvml-fixture/v1", "calls": {}, "constants": {"__dict__": 1}},
+            None,
+            "constants.__dict__",
+        ),
+        (
+            {"format": "dractl-nvml-fixture/v1", "calls": {}, "constants": {"calls": 1}},
+            None,
+            "constants.calls",
+        ),
+        (None, b"[" * 100_000, None),
+    ],
+)
+def test_malformed_fixtures_are_one_input_error(
+    tmp_path: Path, data: object, raw: bytes | None, field: str | None
+) -> None:
     with pytest.raises(InputError) as e:
         FakeNvml.load(fixture(tmp_path, data, raw))
     assert e.value.field == field
@@ -86,8 +101,10 @@ def test_constants_never_replace_the_fakes_own_state(tmp_path: Path) -> None:
     assert nv.NVML_NVLINK_MAX_LINKS == 4 and isinstance(nv.calls, dict)
 
 
-@pytest.mark.parametrize("placement", [{"start": 0, "size": 4_000_000_000}, {"start": -1, "size": 1},
-                                       {"start": "0", "size": 1}, [0, 1]])
+@pytest.mark.parametrize(
+    "placement",
+    [{"start": 0, "size": 4_000_000_000}, {"start": -1, "size": 1}, {"start": "0", "size": 1}, [0, 1]],
+)
 def test_placements_outside_the_gpu_are_input_errors(tmp_path: Path, placement: object) -> None:
     def mutate(calls: dict[str, dict[str, object]]) -> None:
         table = calls["nvmlDeviceGetGpuInstancePossiblePlacements"]

@@ -20,14 +20,20 @@ def plain(n: int) -> list[dict[str, Any]]:
 
 
 def consuming(n: int, sets: int) -> list[dict[str, Any]]:
-    return [{"name": f"part-{k}", "consumesCounters": [{"counterSet": f"set-{k % sets}",
-                                                        "counters": {"memory": {"value": "1Gi"}}}]}
-            for k in range(n)]
+    return [
+        {
+            "name": f"part-{k}",
+            "consumesCounters": [{"counterSet": f"set-{k % sets}", "counters": {"memory": {"value": "1Gi"}}}],
+        }
+        for k in range(n)
+    ]
 
 
 def counter_sets(n: int, counters: int = 15) -> list[dict[str, Any]]:
-    return [{"name": f"set-{k}", "counters": {f"c-{j}": {"value": "1"} for j in range(counters)}}
-            for k in range(n)]
+    return [
+        {"name": f"set-{k}", "counters": {f"c-{j}": {"value": "1"} for j in range(counters)}}
+        for k in range(n)
+    ]
 
 
 def check_pool(slices: list[dict[str, Any]], version: str) -> None:
@@ -41,21 +47,29 @@ def check_pool(slices: list[dict[str, Any]], version: str) -> None:
     for s in slices:
         spec = s["spec"]
         devices = spec.get("devices", [])
-        advanced = limits.get("ResourceSliceMaxDevicesWithTaintsOrConsumesCounters",
-                              limits.get("ResourceSliceMaxDevicesWithAdvancedFeatures"))
+        advanced = limits.get(
+            "ResourceSliceMaxDevicesWithTaintsOrConsumesCounters",
+            limits.get("ResourceSliceMaxDevicesWithAdvancedFeatures"),
+        )
         cap = advanced if advanced and any(map(is_advanced, devices)) else limits["ResourceSliceMaxDevices"]
         assert len(devices) <= cap
         assert len(spec.get("sharedCounters", [])) <= limits.get("ResourceSliceMaxCounterSets", 8)
         if version >= "1.35":
             assert not (devices and spec.get("sharedCounters"))
         else:
-            assert sum(len(c["counters"]) for c in spec.get("sharedCounters", [])) <= \
-                limits["ResourceSliceMaxSharedCounters"]
-            assert sum(len(c["counters"]) for d in devices for c in d.get("consumesCounters", [])) <= \
-                limits["ResourceSliceMaxDeviceCountersPerSlice"]
+            assert (
+                sum(len(c["counters"]) for c in spec.get("sharedCounters", []))
+                <= limits["ResourceSliceMaxSharedCounters"]
+            )
+            assert (
+                sum(len(c["counters"]) for d in devices for c in d.get("consumesCounters", []))
+                <= limits["ResourceSliceMaxDeviceCountersPerSlice"]
+            )
 
 
-@pytest.mark.parametrize(("n", "expected"), [(0, []), (1, [1]), (128, [128]), (129, [128, 1]), (300, [128, 128, 44])])
+@pytest.mark.parametrize(
+    ("n", "expected"), [(0, []), (1, [1]), (128, [128]), (129, [128, 1]), (300, [128, 128, 44])]
+)
 def test_plain_devices_fill_slices_of_128(n: int, expected: list[int]) -> None:
     slices = layout("d.example.com", "pool", "node", plain(n), [], "1.37")
     assert [len(s["spec"]["devices"]) for s in slices] == expected
@@ -82,8 +96,9 @@ def test_list_attributes_count_as_advanced() -> None:
 
 @pytest.mark.parametrize("version", ["1.34", "1.35", "1.36", "1.37"])
 def test_counter_sets_and_consumers_per_version(version: str) -> None:
-    slices = layout("gpu.nvidia.com", "pool", "node", consuming(26 * 8, 8), counter_sets(8), version,
-                    generation=3)
+    slices = layout(
+        "gpu.nvidia.com", "pool", "node", consuming(26 * 8, 8), counter_sets(8), version, generation=3
+    )
     check_pool(slices, version)
     assert {s["spec"]["pool"]["generation"] for s in slices} == {3}
     if version == "1.34":  # sets live with their consumers, at most 32 counters per slice

@@ -17,8 +17,11 @@ def test_discovers_this_machine() -> None:
     inv = discover(DiscoverOptions(node="this-node")).inventory
     names = {p.name for p in inv.probes}
     assert {"pci", "net", "cpu", "nvml"} <= names
-    sysfs_pci = sorted(p.name for p in Path("/sys/bus/pci/devices").iterdir()) \
-        if Path("/sys/bus/pci/devices").is_dir() else []
+    sysfs_pci = (
+        sorted(p.name for p in Path("/sys/bus/pci/devices").iterdir())
+        if Path("/sys/bus/pci/devices").is_dir()
+        else []
+    )
     assert [d.address for d in inv.pci] == sysfs_pci
     if Path("/sys/devices/system/cpu/online").exists():
         assert inv.cpu is not None and len(inv.cpu.cpus) >= 1
@@ -38,6 +41,8 @@ def test_cli_on_this_machine(run_cli: Callable[..., Any]) -> None:
 
 
 def test_pynvml_is_imported_lazily() -> None:
-    code = ("import sys; import dractl.discover, dractl.cli.discover; from dractl.cli.app import main; "
-            "main(['--help']); assert 'pynvml' not in sys.modules, 'pynvml imported eagerly'")
+    code = (
+        "import sys; import dractl.discover, dractl.cli.discover; from dractl.cli.app import main; "
+        "main(['--help']); assert 'pynvml' not in sys.modules, 'pynvml imported eagerly'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)

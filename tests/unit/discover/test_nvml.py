@@ -27,9 +27,18 @@ def test_eight_gpus_with_their_identity(h100: Inventory) -> None:
     assert len(h100.gpus) == 8
     g = h100.gpus[0]
     assert (g.name, g.brand, g.architecture, g.cuda_compute_capability) == (
-        "NVIDIA H100 80GB HBM3", "Nvidia", "Hopper", "9.0")
+        "NVIDIA H100 80GB HBM3",
+        "Nvidia",
+        "Hopper",
+        "9.0",
+    )
     assert (g.minor, g.uuid, g.memory_bytes) == (2, "GPU-5e9c3ab1-2f4d-7e8a-1b6c-93d0f4a2c871", 85520809984)
-    assert (g.pci_bus_id, g.pcie_root, g.numa_node, g.addressing_mode) == ("0000:18:00.0", "pci0000:15", 0, "HMM")
+    assert (g.pci_bus_id, g.pcie_root, g.numa_node, g.addressing_mode) == (
+        "0000:18:00.0",
+        "pci0000:15",
+        0,
+        "HMM",
+    )
     assert (g.nvlinks_active, g.nvlinks_total) == (18, 18)
     assert [x.numa_node for x in h100.gpus] == [0, 0, 0, 0, 1, 1, 1, 1]
     assert [x.minor for x in h100.gpus] == [2, 3, 0, 1, 6, 7, 4, 5]
@@ -39,10 +48,22 @@ def test_mig_profiles_come_from_nvml(h100: Inventory) -> None:
     g = h100.gpus[0]
     assert g.mig_capable and not g.mig_enabled
     names = [(p.name, p.id, len(p.placements)) for p in g.mig_profiles]
-    assert names == [("1g.10gb", 19, 7), ("2g.20gb", 14, 3), ("3g.40gb", 9, 2), ("4g.40gb", 5, 1),
-                     ("7g.80gb", 0, 1), ("1g.10gb+me", 20, 7), ("1g.20gb", 15, 4)]
+    assert names == [
+        ("1g.10gb", 19, 7),
+        ("2g.20gb", 14, 3),
+        ("3g.40gb", 9, 2),
+        ("4g.40gb", 5, 1),
+        ("7g.80gb", 0, 1),
+        ("1g.10gb+me", 20, 7),
+        ("1g.20gb", 15, 4),
+    ]
     seven = next(p for p in g.mig_profiles if p.id == 0)
-    assert (seven.slice_count, seven.multiprocessors, seven.memory_mib, seven.placements[0].size) == (7, 132, 80384, 8)
+    assert (seven.slice_count, seven.multiprocessors, seven.memory_mib, seven.placements[0].size) == (
+        7,
+        132,
+        80384,
+        8,
+    )
 
 
 def test_profile_query_covers_every_index_and_no_table(fake_h100: FakeNvml) -> None:
@@ -71,16 +92,20 @@ def test_v1_profile_info_when_the_v_variant_is_missing(tmp_path: Path) -> None:
             v1.pop("name", None)
             table[f"{g}|{index}|1"] = v1 if "$error" not in v1 else table[key]
             table[key] = {"$error": 13}
+
     inv = run(H100, write_nvml(tmp_path, mutate), kinds=("gpu",))
-    assert [p.name for p in inv.gpus[0].mig_profiles] == [p.name for p in run(H100, H100 / "nvml.json",
-                                                                                 kinds=("gpu",)).gpus[0].mig_profiles]
+    assert [p.name for p in inv.gpus[0].mig_profiles] == [
+        p.name for p in run(H100, H100 / "nvml.json", kinds=("gpu",)).gpus[0].mig_profiles
+    ]
 
 
 def test_existing_mig_devices(h100: Inventory) -> None:
     g6, g7 = h100.gpus[6], h100.gpus[7]
     assert g6.mig_enabled and g7.mig_enabled
-    assert [(m.profile.name if m.profile else None, m.placement.start if m.placement else None)
-            for m in g6.mig_devices] == [("3g.40gb", 0), ("3g.40gb", 4)]
+    assert [
+        (m.profile.name if m.profile else None, m.placement.start if m.placement else None)
+        for m in g6.mig_devices
+    ] == [("3g.40gb", 0), ("3g.40gb", 4)]
     assert len(g7.mig_devices) == 7 and all(m.uuid.startswith("MIG-") for m in g7.mig_devices)
     assert g6.mig_devices[0].memory_bytes == 40192 * 2**20
 
@@ -106,6 +131,7 @@ def test_no_permission_on_health_queries_taints_unmonitored(tmp_path: Path) -> N
     def mutate(calls: dict[str, Any]) -> None:
         calls["nvmlDeviceGetRemappedRows"]["gpu2"] = {"$error": 4}
         calls["nvmlDeviceGetTotalEccErrors"]["gpu2|1|0"] = {"$error": 4}
+
     inv = run(H100, write_nvml(tmp_path, mutate), kinds=("gpu",))
     assert [(t.key, t.effect) for t in inv.gpus[2].taints] == [("gpu.nvidia.com/unmonitored", "None")]
     assert any("insufficient permissions" in m.text for m in inv.messages)
@@ -116,15 +142,22 @@ def test_not_supported_fields_are_just_absent(tmp_path: Path) -> None:
         calls["nvmlDeviceGetAddressingMode"]["gpu0"] = {"$error": 3}
         calls["nvmlDeviceGetMigMode"]["gpu1"] = {"$error": 3}
         del calls["nvmlDeviceGetNvLinkState"]
+
     inv = run(H100, write_nvml(tmp_path, mutate), kinds=("gpu",))
     assert inv.gpus[0].addressing_mode is None and inv.gpus[0].nvlinks_total is None
     assert not inv.gpus[1].mig_capable and inv.gpus[1].mig_profiles == ()
     assert not [m for m in inv.messages if m.level == "warning"]
 
 
-@pytest.mark.parametrize(("code", "text"), [
-    (12, "libnvidia-ml.so.1) was not found"), (9, "kernel driver is not loaded"),
-    (4, "insufficient permissions (run as root"), (18, "versions do not match")])
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        (12, "libnvidia-ml.so.1) was not found"),
+        (9, "kernel driver is not loaded"),
+        (4, "insufficient permissions (run as root"),
+        (18, "versions do not match"),
+    ],
+)
 def test_nvml_init_failures_are_reported_not_raised(tmp_path: Path, code: int, text: str) -> None:
     path = write_nvml(tmp_path, lambda c: c.update({"nvmlInit": {"": {"$error": code}}}))
     inv = run(H100, path, kinds=("gpu",))
@@ -137,8 +170,10 @@ def test_unexpected_error_code_is_a_message(tmp_path: Path) -> None:
     path = write_nvml(tmp_path, lambda c: c["nvmlDeviceGetName"].update({"gpu1": {"$error": 999}}))
     inv = run(H100, path, kinds=("gpu",))
     assert inv.gpus[1].name is None
-    assert any(m.text == "GPU 1 (GPU-0a7f2c3e-9d1b-4e55-8c2a-6f3b1d9e7a40): product name: unknown NVML error"
-               for m in inv.messages)
+    assert any(
+        m.text == "GPU 1 (GPU-0a7f2c3e-9d1b-4e55-8c2a-6f3b1d9e7a40): product name: unknown NVML error"
+        for m in inv.messages
+    )
 
 
 def test_bad_fixture_files_are_input_errors(tmp_path: Path) -> None:
@@ -151,8 +186,9 @@ def test_bad_fixture_files_are_input_errors(tmp_path: Path) -> None:
     (tmp_path / "other.json").write_text(json.dumps({"calls": {}}))
     with pytest.raises(InputError) as err:
         FakeNvml.load(tmp_path / "other.json")
-    assert err.value.one_line().endswith('other.json: format: not an NVML fixture (expected "format": '
-                                         '"dractl-nvml-fixture/v1" and "calls")')
+    assert err.value.one_line().endswith(
+        'other.json: format: not an NVML fixture (expected "format": "dractl-nvml-fixture/v1" and "calls")'
+    )
 
 
 WRITE_CALL = re.compile(r"nvml\w*(Set|Create|Destroy|Reset|Clear|Register|Enable|Disable)\w*")
@@ -164,7 +200,9 @@ def test_probe_only_queries(h100: Inventory, fake_h100: FakeNvml) -> None:
     probe_gpus(fake_h100, SysFS(H100 / "sys"), lambda m: None)
     called = set(fake_h100.log)
     assert called and not {c for c in called if WRITE_CALL.fullmatch(c)}
-    assert all(re.fullmatch(r"nvml(Init|Shutdown|SystemGet\w+|DeviceGet\w+|GpuInstanceGet\w+)", c) for c in called)
+    assert all(
+        re.fullmatch(r"nvml(Init|Shutdown|SystemGet\w+|DeviceGet\w+|GpuInstanceGet\w+)", c) for c in called
+    )
     source = "\n".join(p.read_text() for p in (REPO / "dractl" / "discover").glob("*.py"))
     assert not WRITE_CALL.search(source.replace("nvmlDeviceGetMigDeviceHandleByIndex", ""))
 
@@ -177,9 +215,11 @@ def test_fixture_functions_exist_in_pynvml() -> None:
 
 
 def test_replay_never_imports_pynvml() -> None:
-    code = ("import sys; from dractl.discover import discover, DiscoverOptions; from pathlib import Path; "
-            f"discover(DiscoverOptions(node='n', sysfs_root=Path({str(H100 / 'sys')!r}), "
-            f"nvml_fixture=Path({str(H100 / 'nvml.json')!r}))); assert 'pynvml' not in sys.modules")
+    code = (
+        "import sys; from dractl.discover import discover, DiscoverOptions; from pathlib import Path; "
+        f"discover(DiscoverOptions(node='n', sysfs_root=Path({str(H100 / 'sys')!r}), "
+        f"nvml_fixture=Path({str(H100 / 'nvml.json')!r}))); assert 'pynvml' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

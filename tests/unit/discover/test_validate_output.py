@@ -58,8 +58,9 @@ def problems(slices: list[dict[str, Any]], version: str, features: Features, tmp
     report = validate_docs(loaded.docs, opts, input_errors=loaded.errors, files=loaded.files)
     findings = list(report.findings) + (list(lint(loaded.docs, opts)) if lint else [])
     assert report.summary.objects == len(slices)
-    return [f"{f.severity.value} {f.rule} {f.path}: {f.message}" for f in findings
-            if not _expected(f, version)]
+    return [
+        f"{f.severity.value} {f.rule} {f.path}: {f.message}" for f in findings if not _expected(f, version)
+    ]
 
 
 def _expected(f: Any, version: str) -> bool:
@@ -83,17 +84,31 @@ CASES = [  # (fixture, kinds, build options, kube version, feature gates)
 ]
 
 
-@pytest.mark.parametrize(("fixture", "kinds", "extra", "version", "gates"), CASES,
-                         ids=[f"{c[0]}-{c[1]}-{'-'.join(map(str, c[2].values())) or 'default'}-{c[3]}" for c in CASES])
-def test_fixture_output_validates_clean(tmp_path: Path, fixture: str, kinds: str, extra: dict[str, Any],
-                                        version: str, gates: str) -> None:
+@pytest.mark.parametrize(
+    ("fixture", "kinds", "extra", "version", "gates"),
+    CASES,
+    ids=[f"{c[0]}-{c[1]}-{'-'.join(map(str, c[2].values())) or 'default'}-{c[3]}" for c in CASES],
+)
+def test_fixture_output_validates_clean(
+    tmp_path: Path, fixture: str, kinds: str, extra: dict[str, Any], version: str, gates: str
+) -> None:
     root = REPO / "tests" / "fixtures" / "discover" / fixture
     nvml = root / "nvml.json"
-    inv = discover(DiscoverOptions(node="node-1.example.com", kinds=frozenset(kinds.split(",")),
-                                   sysfs_root=root / "sys", nvml_fixture=nvml if nvml.exists() else None)).inventory
+    inv = discover(
+        DiscoverOptions(
+            node="node-1.example.com",
+            kinds=frozenset(kinds.split(",")),
+            sysfs_root=root / "sys",
+            nvml_fixture=nvml if nvml.exists() else None,
+        )
+    ).inventory
     features = Features.parse(gates, Features.for_version(version))
-    result = build(inv, BuildOptions(node=inv.node, kube_version=version, features=features,
-                                     kinds=frozenset(kinds.split(",")), **extra))
+    result = build(
+        inv,
+        BuildOptions(
+            node=inv.node, kube_version=version, features=features, kinds=frozenset(kinds.split(",")), **extra
+        ),
+    )
     assert result.slices
     assert problems(result.slices, version, features, tmp_path) == []
 
@@ -101,6 +116,9 @@ def test_fixture_output_validates_clean(tmp_path: Path, fixture: str, kinds: str
 def test_this_machine_output_validates_clean(tmp_path: Path) -> None:
     inv: Inventory = discover(DiscoverOptions(node="this-node")).inventory
     result = build(inv, BuildOptions(node="this-node"))
-    errors = [p for p in problems(result.slices, "1.37", Features.for_version("1.37"), tmp_path)
-              if p.startswith("error")]
+    errors = [
+        p
+        for p in problems(result.slices, "1.37", Features.for_version("1.37"), tmp_path)
+        if p.startswith("error")
+    ]
     assert errors == []

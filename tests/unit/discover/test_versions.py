@@ -5,18 +5,21 @@ from hypothesis import strategies as st
 from dractl.discover.versions import is_strict, normalize
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("560.35.03", "560.35.3"),
-    ("535.104.05", "535.104.5"),
-    ("580.126.20", "580.126.20"),
-    ("12.4", "12.4.0"),
-    ("9.0", "9.0.0"),
-    ("13", "13.0.0"),
-    ("v1.2.3", "1.2.3"),
-    ("1.2.3.4", "1.2.3+4"),
-    ("1.2.3-rc.01", "1.2.3-rc.1"),
-    ("1.2.3+build.007", "1.2.3+build.007"),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("560.35.03", "560.35.3"),
+        ("535.104.05", "535.104.5"),
+        ("580.126.20", "580.126.20"),
+        ("12.4", "12.4.0"),
+        ("9.0", "9.0.0"),
+        ("13", "13.0.0"),
+        ("v1.2.3", "1.2.3"),
+        ("1.2.3.4", "1.2.3+4"),
+        ("1.2.3-rc.01", "1.2.3-rc.1"),
+        ("1.2.3+build.007", "1.2.3+build.007"),
+    ],
+)
 def test_normalize_makes_strict_semver(raw: str, expected: str) -> None:
     assert normalize(raw) == expected
     assert is_strict(expected)

@@ -6,7 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-CASE = Path(__file__).resolve().parents[2] / "golden" / "explain-allocation" / "conformance-capacity-insufficient"
+CASE = (
+    Path(__file__).resolve().parents[2]
+    / "golden"
+    / "explain-allocation"
+    / "conformance-capacity-insufficient"
+)
 
 
 def test_share_ids_are_deterministic(run_cli: Any, tmp_path: Path) -> None:
@@ -21,8 +26,15 @@ spec:
       exactly: {deviceClassName: class-a, capacity: {requests: {capacity-0: "1"}}}
 """
     (tmp_path / "claim.yaml").write_text(claim)
-    args = ["explain-allocation", str(tmp_path / "claim.yaml"), "-f", str(CASE / "cluster.yaml"), "-o", "json",
-            "--ignore-allocations"]
+    args = [
+        "explain-allocation",
+        str(tmp_path / "claim.yaml"),
+        "-f",
+        str(CASE / "cluster.yaml"),
+        "-o",
+        "json",
+        "--ignore-allocations",
+    ]
     first, second = run_cli(args), run_cli(args)
     assert first.exit_code == second.exit_code and first.stdout == second.stdout
     assert '"shareID"' in first.stdout, first.stdout[:2000]

@@ -17,28 +17,79 @@ def _partitionable(used: list[str]) -> list[dict[str, Any]]:
     sets = [{"name": f"g{i}", "counters": {f"s{k}": {"value": "1"} for k in range(4)}} for i in range(2)]
     devs = []
     for i in range(2):
-        devs.append({"name": f"gpu-{i}", "attributes": {"kind": {"string": "full"}},
-                     "consumesCounters": [{"counterSet": f"g{i}", "counters": {f"s{k}": {"value": "1"}
-                                                                               for k in range(4)}}]})
+        devs.append(
+            {
+                "name": f"gpu-{i}",
+                "attributes": {"kind": {"string": "full"}},
+                "consumesCounters": [
+                    {"counterSet": f"g{i}", "counters": {f"s{k}": {"value": "1"} for k in range(4)}}
+                ],
+            }
+        )
         for k in range(4):
-            devs.append({"name": f"gpu-{i}-p{k}", "attributes": {"kind": {"string": "part"}},
-                         "consumesCounters": [{"counterSet": f"g{i}", "counters": {f"s{k}": {"value": "1"}}}]})
-    slices = [{"apiVersion": V1, "kind": "ResourceSlice", "metadata": {"name": "c"},
-               "spec": {"driver": "d.example.com", "nodeName": "n1", "sharedCounters": sets,
-                        "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 2}}},
-              {"apiVersion": V1, "kind": "ResourceSlice", "metadata": {"name": "d"},
-               "spec": {"driver": "d.example.com", "nodeName": "n1", "devices": devs,
-                        "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 2}}}]
-    held = {"apiVersion": V1, "kind": "ResourceClaim", "metadata": {"name": "held", "namespace": "default"},
-            "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "part"}}]}},
-            "status": {"allocation": {"devices": {"results": [
-                {"request": "r", "driver": "d.example.com", "pool": "n1", "device": d} for d in used]}}}}
-    return [node("n1"), device_class("part", "device.attributes['d.example.com'].kind == 'part'"), *slices, held]
+            devs.append(
+                {
+                    "name": f"gpu-{i}-p{k}",
+                    "attributes": {"kind": {"string": "part"}},
+                    "consumesCounters": [{"counterSet": f"g{i}", "counters": {f"s{k}": {"value": "1"}}}],
+                }
+            )
+    slices = [
+        {
+            "apiVersion": V1,
+            "kind": "ResourceSlice",
+            "metadata": {"name": "c"},
+            "spec": {
+                "driver": "d.example.com",
+                "nodeName": "n1",
+                "sharedCounters": sets,
+                "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 2},
+            },
+        },
+        {
+            "apiVersion": V1,
+            "kind": "ResourceSlice",
+            "metadata": {"name": "d"},
+            "spec": {
+                "driver": "d.example.com",
+                "nodeName": "n1",
+                "devices": devs,
+                "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 2},
+            },
+        },
+    ]
+    held = {
+        "apiVersion": V1,
+        "kind": "ResourceClaim",
+        "metadata": {"name": "held", "namespace": "default"},
+        "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "part"}}]}},
+        "status": {
+            "allocation": {
+                "devices": {
+                    "results": [
+                        {"request": "r", "driver": "d.example.com", "pool": "n1", "device": d} for d in used
+                    ]
+                }
+            }
+        },
+    }
+    return [
+        node("n1"),
+        device_class("part", "device.attributes['d.example.com'].kind == 'part'"),
+        *slices,
+        held,
+    ]
 
 
 def _ask(count: int) -> TargetSpec:
-    c = {"apiVersion": V1, "kind": "ResourceClaim", "metadata": {"name": "ask", "namespace": "default"},
-         "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "part", "count": count}}]}}}
+    c = {
+        "apiVersion": V1,
+        "kind": "ResourceClaim",
+        "metadata": {"name": "ask", "namespace": "default"},
+        "spec": {
+            "devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "part", "count": count}}]}
+        },
+    }
     return TargetSpec(claim_objects=(build_object(c),))  # type: ignore[arg-type]
 
 

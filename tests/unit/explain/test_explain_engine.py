@@ -19,14 +19,27 @@ DRIVER = "gpu.example.com"
 
 
 def _cluster(*extra: dict[str, Any]) -> World:
-    rule = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceTaintRule", "metadata": {"name": "xid-79"},
-            "spec": {"deviceSelector": {"driver": DRIVER, "pool": "n2", "device": "gpu-1"},
-                     "taint": {"key": "xid", "value": "79", "effect": "NoSchedule"}}}
-    return world(device_class("gpu"), node("n1"), node("n2"), node("n3"),
-                 slice_("s1", "n1", [gpu("gpu-0"), gpu("gpu-1")]),
-                 slice_("s2", "n2", [gpu("gpu-0"), gpu("gpu-1")]),
-                 slice_("s3", "n3", [gpu("gpu-0")]), rule,
-                 claim("held", allocated_on="n1", devices=["gpu-0", "gpu-1"], reserved=1), *extra)
+    rule = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "DeviceTaintRule",
+        "metadata": {"name": "xid-79"},
+        "spec": {
+            "deviceSelector": {"driver": DRIVER, "pool": "n2", "device": "gpu-1"},
+            "taint": {"key": "xid", "value": "79", "effect": "NoSchedule"},
+        },
+    }
+    return world(
+        device_class("gpu"),
+        node("n1"),
+        node("n2"),
+        node("n3"),
+        slice_("s1", "n1", [gpu("gpu-0"), gpu("gpu-1")]),
+        slice_("s2", "n2", [gpu("gpu-0"), gpu("gpu-1")]),
+        slice_("s3", "n3", [gpu("gpu-0")]),
+        rule,
+        claim("held", allocated_on="n1", devices=["gpu-0", "gpu-1"], reserved=1),
+        *extra,
+    )
 
 
 def _spec(*claims: dict[str, Any]) -> TargetSpec:
@@ -87,9 +100,17 @@ def test_missing_class_is_a_scheduler_error_for_the_pod() -> None:
 
 
 def test_pod_claims_together_template_and_pinned_claim() -> None:
-    docs = [template("one-gpu"), claim("mine", allocated_on="n3", devices=["gpu-0"], reserved=0),
-            pod("p", claims=[{"name": "a", "resourceClaimName": "mine"},
-                             {"name": "b", "resourceClaimTemplateName": "one-gpu"}])]
+    docs = [
+        template("one-gpu"),
+        claim("mine", allocated_on="n3", devices=["gpu-0"], reserved=0),
+        pod(
+            "p",
+            claims=[
+                {"name": "a", "resourceClaimName": "mine"},
+                {"name": "b", "resourceClaimTemplateName": "one-gpu"},
+            ],
+        ),
+    ]
     report = explain(_cluster(*docs), TargetSpec(pod_ref="p"), ExplainOptions())
     status = _status(report)
     # mine is pinned to n3, whose only GPU it already holds: the template claim can't fit there
@@ -103,8 +124,11 @@ def test_extended_resource_pod() -> None:
     report = explain(w, TargetSpec(pod_ref="p"), ExplainOptions())
     assert [n.name for n in report.nodes if n.status == "allocated"] == ["n2", "n3"]
     assert report.target["extendedResources"] == [{"resource": "example.com/gpu", "count": 1}]
-    off = explain(w, TargetSpec(pod_ref="p"), ExplainOptions(features=Features.parse(
-        "DRAExtendedResource=false", Features.for_version("1.37"))))
+    off = explain(
+        w,
+        TargetSpec(pod_ref="p"),
+        ExplainOptions(features=Features.parse("DRAExtendedResource=false", Features.for_version("1.37"))),
+    )
     assert off.target["extendedResources"] == []
     assert any("DRAExtendedResource is off" in n for n in off.notes)
 
@@ -114,30 +138,71 @@ def _matcher_statuses(w: World, claims: list[dict[str, Any]], features: Features
     state = AllocatedState.from_claims(w.claims)
     out = {}
     for n in w.nodes:
-        res = allocate(AllocationInputs(n, w.device_classes, w.slices, [build_object(c) for c in claims],
-                                        w.taint_rules, state), features)  # type: ignore[misc]
-        out[n.meta.name] = {"allocated": "allocated", "unallocatable": "unschedulable"}.get(res.status, "error")
+        res = allocate(
+            AllocationInputs(
+                n, w.device_classes, w.slices, [build_object(c) for c in claims], w.taint_rules, state
+            ),
+            features,
+        )  # type: ignore[misc]
+        out[n.meta.name] = {"allocated": "allocated", "unallocatable": "unschedulable"}.get(
+            res.status, "error"
+        )
     return out
 
 
-@pytest.mark.parametrize(("whatif", "modified"), [
-    pytest.param(WhatIf(ignore_allocations=True), lambda: world(
-        device_class("gpu"), node("n1"), node("n2"), node("n3"),
-        slice_("s1", "n1", [gpu("gpu-0"), gpu("gpu-1")]), slice_("s2", "n2", [gpu("gpu-0"), gpu("gpu-1")]),
-        slice_("s3", "n3", [gpu("gpu-0")]),
-        {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceTaintRule", "metadata": {"name": "xid-79"},
-         "spec": {"deviceSelector": {"driver": DRIVER, "pool": "n2", "device": "gpu-1"},
-                  "taint": {"key": "xid", "value": "79", "effect": "NoSchedule"}}}), id="ignore-allocations"),
-    pytest.param(WhatIf(ignore_taints=True), lambda: world(
-        device_class("gpu"), node("n1"), node("n2"), node("n3"),
-        slice_("s1", "n1", [gpu("gpu-0"), gpu("gpu-1")]), slice_("s2", "n2", [gpu("gpu-0"), gpu("gpu-1")]),
-        slice_("s3", "n3", [gpu("gpu-0")]),
-        claim("held", allocated_on="n1", devices=["gpu-0", "gpu-1"], reserved=1)), id="ignore-taints"),
-    pytest.param(WhatIf(without_nodes=("n2",)), lambda: world(
-        device_class("gpu"), node("n1"), node("n3"),
-        slice_("s1", "n1", [gpu("gpu-0"), gpu("gpu-1")]), slice_("s3", "n3", [gpu("gpu-0")]),
-        claim("held", allocated_on="n1", devices=["gpu-0", "gpu-1"], reserved=1)), id="without-node"),
-])
+@pytest.mark.parametrize(
+    ("whatif", "modified"),
+    [
+        pytest.param(
+            WhatIf(ignore_allocations=True),
+            lambda: world(
+                device_class("gpu"),
+                node("n1"),
+                node("n2"),
+                node("n3"),
+                slice_("s1", "n1", [gpu("gpu-0"), gpu("gpu-1")]),
+                slice_("s2", "n2", [gpu("gpu-0"), gpu("gpu-1")]),
+                slice_("s3", "n3", [gpu("gpu-0")]),
+                {
+                    "apiVersion": "resource.k8s.io/v1",
+                    "kind": "DeviceTaintRule",
+                    "metadata": {"name": "xid-79"},
+                    "spec": {
+                        "deviceSelector": {"driver": DRIVER, "pool": "n2", "device": "gpu-1"},
+                        "taint": {"key": "xid", "value": "79", "effect": "NoSchedule"},
+                    },
+                },
+            ),
+            id="ignore-allocations",
+        ),
+        pytest.param(
+            WhatIf(ignore_taints=True),
+            lambda: world(
+                device_class("gpu"),
+                node("n1"),
+                node("n2"),
+                node("n3"),
+                slice_("s1", "n1", [gpu("gpu-0"), gpu("gpu-1")]),
+                slice_("s2", "n2", [gpu("gpu-0"), gpu("gpu-1")]),
+                slice_("s3", "n3", [gpu("gpu-0")]),
+                claim("held", allocated_on="n1", devices=["gpu-0", "gpu-1"], reserved=1),
+            ),
+            id="ignore-taints",
+        ),
+        pytest.param(
+            WhatIf(without_nodes=("n2",)),
+            lambda: world(
+                device_class("gpu"),
+                node("n1"),
+                node("n3"),
+                slice_("s1", "n1", [gpu("gpu-0"), gpu("gpu-1")]),
+                slice_("s3", "n3", [gpu("gpu-0")]),
+                claim("held", allocated_on="n1", devices=["gpu-0", "gpu-1"], reserved=1),
+            ),
+            id="without-node",
+        ),
+    ],
+)
 @pytest.mark.parametrize("count", [1, 2])
 def test_what_if_equals_matcher_on_modified_world(whatif: WhatIf, modified: Any, count: int) -> None:
     features = Features.for_version("1.37")
@@ -170,18 +235,27 @@ def test_to_dict_is_valid_against_schema() -> None:
 
     from jsonschema import Draft202012Validator
 
-    schema = json.loads((Path(__file__).resolve().parents[3] / "schemas" / "output" /
-                         "allocation-explanation.schema.json").read_text())
+    schema = json.loads(
+        (
+            Path(__file__).resolve().parents[3] / "schemas" / "output" / "allocation-explanation.schema.json"
+        ).read_text()
+    )
     for spec in (_spec(claim("one")), _spec(claim("two", count=2)), _spec(claim("x", cls="nope"))):
-        Draft202012Validator(schema).validate(explain(_cluster(), spec, ExplainOptions(best_fit=True)).to_dict())
+        Draft202012Validator(schema).validate(
+            explain(_cluster(), spec, ExplainOptions(best_fit=True)).to_dict()
+        )
 
 
 def test_cel_errors_on_devices_the_allocator_skips_are_warnings() -> None:
     incomplete = slice_("s9", "n1", [{"name": "odd", "attributes": {}}], pool="half")
     incomplete["spec"]["pool"]["resourceSliceCount"] = 2
-    w = world(device_class("gpu", "device.attributes['gpu.example.com'].model == 'x'"), node("n1"),
-              slice_("s1", "n1", [gpu("gpu-0", model="x"), {"name": "gpu-1", "attributes": {"index": {"int": 1}}}]),
-              incomplete, claim("held", allocated_on="n1", devices=["gpu-1"], reserved=1))
+    w = world(
+        device_class("gpu", "device.attributes['gpu.example.com'].model == 'x'"),
+        node("n1"),
+        slice_("s1", "n1", [gpu("gpu-0", model="x"), {"name": "gpu-1", "attributes": {"index": {"int": 1}}}]),
+        incomplete,
+        claim("held", allocated_on="n1", devices=["gpu-1"], reserved=1),
+    )
     report = explain(w, _spec(claim("one")), ExplainOptions())
     assert _status(report) == {"n1": "allocated"} and report.scheduler_error is None
     assert any("gpu.example.com/n1/gpu-1 (in use" in x and "no such key" in x for x in report.warnings)
@@ -189,18 +263,48 @@ def test_cel_errors_on_devices_the_allocator_skips_are_warnings() -> None:
 
 
 def test_network_attached_and_per_device_pools() -> None:
-    zone = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "zone-a"},
-            "spec": {"driver": DRIVER, "pool": {"name": "zone-a", "generation": 1, "resourceSliceCount": 1},
-                     "nodeSelector": {"nodeSelectorTerms": [{"matchExpressions": [
-                         {"key": "zone", "operator": "In", "values": ["a"]}]}]},
-                     "devices": [gpu("fabric-0")]}}
-    per_device = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "per-dev"},
-                  "spec": {"driver": "other.example.com", "perDeviceNodeSelection": True,
-                           "pool": {"name": "per-dev", "generation": 1, "resourceSliceCount": 1},
-                           "devices": [{**gpu("d0"), "nodeName": "n3"}]}}
-    w = world(device_class("gpu"), device_class("other", "device.driver == 'other.example.com'"),
-              node("n1", {"zone": "a"}), node("n2", {"zone": "b"}), node("n3", {"zone": "b"}), zone, per_device)
+    zone = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": "zone-a"},
+        "spec": {
+            "driver": DRIVER,
+            "pool": {"name": "zone-a", "generation": 1, "resourceSliceCount": 1},
+            "nodeSelector": {
+                "nodeSelectorTerms": [
+                    {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}
+                ]
+            },
+            "devices": [gpu("fabric-0")],
+        },
+    }
+    per_device = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": "per-dev"},
+        "spec": {
+            "driver": "other.example.com",
+            "perDeviceNodeSelection": True,
+            "pool": {"name": "per-dev", "generation": 1, "resourceSliceCount": 1},
+            "devices": [{**gpu("d0"), "nodeName": "n3"}],
+        },
+    }
+    w = world(
+        device_class("gpu"),
+        device_class("other", "device.driver == 'other.example.com'"),
+        node("n1", {"zone": "a"}),
+        node("n2", {"zone": "b"}),
+        node("n3", {"zone": "b"}),
+        zone,
+        per_device,
+    )
     assert _status(explain(w, _spec(claim("one")), ExplainOptions())) == {
-        "n1": "allocated", "n2": "unschedulable", "n3": "allocated"}
+        "n1": "allocated",
+        "n2": "unschedulable",
+        "n3": "allocated",
+    }
     assert _status(explain(w, _spec(claim("one", cls="other")), ExplainOptions())) == {
-        "n1": "unschedulable", "n2": "unschedulable", "n3": "allocated"}
+        "n1": "unschedulable",
+        "n2": "unschedulable",
+        "n3": "allocated",
+    }

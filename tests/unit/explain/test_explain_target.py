@@ -140,8 +140,10 @@ def test_inputs_not_mutated() -> None:
 
 
 def test_shared_claim_is_noted() -> None:
-    w = world(claim("c", allocated_on="n1", devices=["gpu-0"], reserved=3),
-              pod("p", claims=[{"name": "a", "resourceClaimName": "c"}]))
+    w = world(
+        claim("c", allocated_on="n1", devices=["gpu-0"], reserved=3),
+        pod("p", claims=[{"name": "a", "resourceClaimName": "c"}]),
+    )
     t = tgt.from_pod(w, "p", "default")
     assert not t.blockers
     assert "claim default/c is shared: already reserved for 3 other consumers" in t.notes

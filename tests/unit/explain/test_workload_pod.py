@@ -15,10 +15,16 @@ DEMO = Path(__file__).resolve().parents[3] / "examples" / "demo"
 def test_one_replica_of_a_deployment_is_explained_like_its_pod(run_cli: Any, tmp_path: Path) -> None:
     pods = list(yaml.safe_load_all((DEMO / "pods.yaml").read_text()))
     notebook = next(p for p in pods if p and p["metadata"]["name"] == "notebook")
-    deployment = {"apiVersion": "apps/v1", "kind": "Deployment",
-                  "metadata": {"name": "notebooks", "namespace": "default"},
-                  "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "nb"}},
-                           "template": {"metadata": {"labels": {"app": "nb"}}, "spec": notebook["spec"]}}}
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "notebooks", "namespace": "default"},
+        "spec": {
+            "replicas": 3,
+            "selector": {"matchLabels": {"app": "nb"}},
+            "template": {"metadata": {"labels": {"app": "nb"}}, "spec": notebook["spec"]},
+        },
+    }
     (tmp_path / "deploy.yaml").write_text(yaml.safe_dump(deployment))
     world = [str(p) for p in sorted(DEMO.glob("*.yaml")) if p.name != "pods.yaml"]
     args = ["explain-allocation", "-o", "json", *[a for f in world for a in ("-f", f)]]

@@ -379,7 +379,10 @@ def test_json_output_is_the_same_document(run_cli) -> None:
             ["claim", "c", "--class", "gpu.nvidia.com", "--count", "2", "--first-available", "count=1"],
             "replaces",
         ),
-        (["claim", "c", "--class", "gpu.nvidia.com", "--kube-version", "1.30"], "unsupported Kubernetes release 1.30"),
+        (
+            ["claim", "c", "--class", "gpu.nvidia.com", "--kube-version", "1.30"],
+            "unsupported Kubernetes release 1.30",
+        ),
         (["claim", "c", "--class", "gpu.nvidia.com", "-f", "/nonexistent/x.yaml"], "x.yaml"),
         (["slice", "--like", "/nonexistent.yaml", "--nodes", "n"], "nonexistent"),
         (["slice", "--nodes", "n"], "exactly one of"),

@@ -16,15 +16,31 @@ def node(name: str, **labels: str) -> dict[str, Any]:
 
 
 def device_class(name: str = "gpu", expr: str = f'device.driver == "{DRIVER}"') -> dict[str, Any]:
-    return {"apiVersion": V1, "kind": "DeviceClass", "metadata": {"name": name},
-            "spec": {"selectors": [{"cel": {"expression": expr}}]}}
+    return {
+        "apiVersion": V1,
+        "kind": "DeviceClass",
+        "metadata": {"name": name},
+        "spec": {"selectors": [{"cel": {"expression": expr}}]},
+    }
 
 
-def slice_(name: str, node_name: str | None, devices: list[dict[str, Any]], *, pool: str | None = None,
-           count: int = 1, generation: int = 1, counters: list[dict[str, Any]] | None = None,
-           driver: str = DRIVER, all_nodes: bool = False) -> dict[str, Any]:
-    spec: dict[str, Any] = {"driver": driver, "pool": {"name": pool or node_name or name, "generation": generation,
-                                                       "resourceSliceCount": count}, "devices": devices}
+def slice_(
+    name: str,
+    node_name: str | None,
+    devices: list[dict[str, Any]],
+    *,
+    pool: str | None = None,
+    count: int = 1,
+    generation: int = 1,
+    counters: list[dict[str, Any]] | None = None,
+    driver: str = DRIVER,
+    all_nodes: bool = False,
+) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "driver": driver,
+        "pool": {"name": pool or node_name or name, "generation": generation, "resourceSliceCount": count},
+        "devices": devices,
+    }
     if node_name:
         spec["nodeName"] = node_name
     if all_nodes:
@@ -38,20 +54,32 @@ def dev(name: str, **extra: Any) -> dict[str, Any]:
     return {"name": name, **extra}
 
 
-def claim(name: str, results: list[dict[str, Any]] | None = None, *, ns: str = "default",
-          reserved: list[str] | None = None, tolerations: list[dict[str, Any]] | None = None,
-          deleting: bool = False, device_statuses: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def claim(
+    name: str,
+    results: list[dict[str, Any]] | None = None,
+    *,
+    ns: str = "default",
+    reserved: list[str] | None = None,
+    tolerations: list[dict[str, Any]] | None = None,
+    deleting: bool = False,
+    device_statuses: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     exactly: dict[str, Any] = {"deviceClassName": "gpu"}
     if tolerations:
         exactly["tolerations"] = tolerations
-    out: dict[str, Any] = {"apiVersion": V1, "kind": "ResourceClaim",
-                           "metadata": {"name": name, "namespace": ns},
-                           "spec": {"devices": {"requests": [{"name": "req", "exactly": exactly}]}}}
+    out: dict[str, Any] = {
+        "apiVersion": V1,
+        "kind": "ResourceClaim",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": {"devices": {"requests": [{"name": "req", "exactly": exactly}]}},
+    }
     if deleting:
         out["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
     status: dict[str, Any] = {}
     if results is not None:
-        status["allocation"] = {"devices": {"results": [{"request": "req", "driver": DRIVER, **r} for r in results]}}
+        status["allocation"] = {
+            "devices": {"results": [{"request": "req", "driver": DRIVER, **r} for r in results]}
+        }
     if reserved:
         status["reservedFor"] = [{"resource": "pods", "name": p, "uid": f"u-{p}"} for p in reserved]
     if device_statuses:
@@ -61,19 +89,40 @@ def claim(name: str, results: list[dict[str, Any]] | None = None, *, ns: str = "
     return out
 
 
-def pod(name: str, claim_name: str, node_name: str | None = "n1", *, phase: str | None = None,
-        health: dict[str, str] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default"},
-                           "spec": {"resourceClaims": [{"name": "c", "resourceClaimName": claim_name}],
-                                    "containers": [{"name": "main"}]}}
+def pod(
+    name: str,
+    claim_name: str,
+    node_name: str | None = "n1",
+    *,
+    phase: str | None = None,
+    health: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {
+            "resourceClaims": [{"name": "c", "resourceClaimName": claim_name}],
+            "containers": [{"name": "main"}],
+        },
+    }
     if node_name:
         out["spec"]["nodeName"] = node_name
     status: dict[str, Any] = {}
     if phase:
         status["phase"] = phase
     if health:
-        status["containerStatuses"] = [{"name": "main", "allocatedResourcesStatus": [
-            {"name": "claim:c/req", "resources": [{"resourceID": k, "health": v} for k, v in health.items()]}]}]
+        status["containerStatuses"] = [
+            {
+                "name": "main",
+                "allocatedResourcesStatus": [
+                    {
+                        "name": "claim:c/req",
+                        "resources": [{"resourceID": k, "health": v} for k, v in health.items()],
+                    }
+                ],
+            }
+        ]
     if status:
         out["status"] = status
     return out

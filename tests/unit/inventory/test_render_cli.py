@@ -26,8 +26,13 @@ def text(report, fmt: str = "table", no_headers: bool = False) -> str:
 
 
 def sample():
-    return world(node("n1"), device_class(), slice_("s", "n1", [dev("a")]),
-                 claim("x", [{"pool": "n1", "device": "a"}]), claim("y", ns="team-b"))
+    return world(
+        node("n1"),
+        device_class(),
+        slice_("s", "n1", [dev("a")]),
+        claim("x", [{"pool": "n1", "device": "a"}]),
+        claim("y", ns="team-b"),
+    )
 
 
 def test_claims_table_exact() -> None:
@@ -40,7 +45,8 @@ def test_claims_table_exact() -> None:
         "  claim default/x is allocated but reserved for nobody: its 1 device(s) stay unavailable until it is "
         "deallocated or deleted\n"
         "\n2 claims: 1 pending, 1 allocated, 0 reserved, 0 deleting. 1 allocated but unreserved, holding 1 "
-        "device(s).\n")
+        "device(s).\n"
+    )
 
 
 def test_no_headers_drops_only_the_header_row() -> None:
@@ -51,7 +57,10 @@ def test_no_headers_drops_only_the_header_row() -> None:
 
 
 def test_control_characters_from_the_cluster_are_escaped_in_tables_but_exact_in_json() -> None:
-    w = world(node("n1"), slice_("s", "n1", [dev("a", taints=[{"key": "k", "value": "\x1b[2Jx", "effect": "None"}])]))
+    w = world(
+        node("n1"),
+        slice_("s", "n1", [dev("a", taints=[{"key": "k", "value": "\x1b[2Jx", "effect": "None"}])]),
+    )
     report = taints(w, TaintsOptions(F37))
     table = text(report)
     assert "\x1b" not in table and ("\\u001b[2Jx" in table or "\\x1b[2Jx" in table)
@@ -73,8 +82,10 @@ def test_watch_renders_again_only_when_the_inputs_change(tmp_path: Path) -> None
     def sleep(_: float) -> None:
         i = next(rounds)
         if i == 1:  # the file changes between the second and third look
-            f.write_text("apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
-                         "apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n")
+            f.write_text(
+                "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
+                "apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n"
+            )
             os.utime(f, ns=(10**18, 10**18))
 
     def once():
@@ -90,8 +101,12 @@ def test_commands_exit_codes(run_cli, tmp_path: Path) -> None:
     demo = str(Path(__file__).resolve().parents[3] / "examples" / "demo")
     assert run_cli(["taints", "-f", demo]).exit_code == 0
     bad = run_cli(["claims", "-l", "a in (", "-f", demo])
-    assert bad.exit_code == 2 and bad.stderr.startswith("dractl: error: --selector") and "Traceback" not in bad.stderr
+    assert (
+        bad.exit_code == 2
+        and bad.stderr.startswith("dractl: error: --selector")
+        and "Traceback" not in bad.stderr
+    )
     missing = run_cli(["health", "-f", str(tmp_path / "nope.yaml")])
     assert missing.exit_code == 2 and missing.stderr.count("\n") == 1
     unknown = run_cli(["availability", "--kube-version", "1.20", "-f", demo])
-    assert unknown.exit_code == 2 and "invalid argument \"1.20\" for \"--kube-version\" flag" in unknown.stderr
+    assert unknown.exit_code == 2 and 'invalid argument "1.20" for "--kube-version" flag' in unknown.stderr

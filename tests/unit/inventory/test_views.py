@@ -24,12 +24,21 @@ def base(*extra):
 # ------------------------------------------------------------------------------ claims
 
 
-@pytest.mark.parametrize("doc, state, unreserved", [
-    pytest.param(claim("x"), "pending", False, id="pending"),
-    pytest.param(claim("x", [{"pool": "n1", "device": "a"}]), "allocated", True, id="allocated-unreserved"),
-    pytest.param(claim("x", [{"pool": "n1", "device": "a"}], reserved=["p"]), "reserved", False, id="reserved"),
-    pytest.param(claim("x", [{"pool": "n1", "device": "a"}], deleting=True), "deleting", False, id="deleting"),
-])
+@pytest.mark.parametrize(
+    "doc, state, unreserved",
+    [
+        pytest.param(claim("x"), "pending", False, id="pending"),
+        pytest.param(
+            claim("x", [{"pool": "n1", "device": "a"}]), "allocated", True, id="allocated-unreserved"
+        ),
+        pytest.param(
+            claim("x", [{"pool": "n1", "device": "a"}], reserved=["p"]), "reserved", False, id="reserved"
+        ),
+        pytest.param(
+            claim("x", [{"pool": "n1", "device": "a"}], deleting=True), "deleting", False, id="deleting"
+        ),
+    ],
+)
 def test_claim_states(doc, state: str, unreserved: bool) -> None:
     r = claims(base(doc), ClaimsOptions(F37))
     (row,) = r.items
@@ -42,7 +51,9 @@ def test_claim_states(doc, state: str, unreserved: bool) -> None:
 def test_claims_namespace_selector_and_state_filters() -> None:
     a = claim("a", ns="team-a")
     a["metadata"]["labels"] = {"app": "x"}
-    w = base(a, claim("b", ns="team-b"), claim("c", [{"pool": "n1", "device": "a"}], ns="team-a", reserved=["p"]))
+    w = base(
+        a, claim("b", ns="team-b"), claim("c", [{"pool": "n1", "device": "a"}], ns="team-a", reserved=["p"])
+    )
     names = lambda **kw: [r.name for r in claims(w, ClaimsOptions(F37, **kw)).items]  # noqa: E731
     assert names() == ["a", "c", "b"]
     assert names(namespace="team-a") == ["a", "c"]
@@ -51,17 +62,39 @@ def test_claims_namespace_selector_and_state_filters() -> None:
 
 
 def test_claim_devices_share_ids_conditions_and_no_opaque_parameters() -> None:
-    c = claim("x", [{"pool": "n1", "device": "a", "shareID": "s-1", "consumedCapacity": {"bw": "4G"}}],
-              reserved=["p"], device_statuses=[{"driver": DRIVER, "pool": "n1", "device": "a", "shareID": "s-1",
-                                                "conditions": [{"type": "Ready", "status": "True",
-                                                                "reason": "Up", "message": "",
-                                                                "lastTransitionTime": "2026-01-01T00:00:00Z"}]}])
-    c["spec"]["devices"]["config"] = [{"requests": ["req"], "opaque": {"driver": DRIVER,
-                                                                     "parameters": {"password": "hunter2"}}}]
+    c = claim(
+        "x",
+        [{"pool": "n1", "device": "a", "shareID": "s-1", "consumedCapacity": {"bw": "4G"}}],
+        reserved=["p"],
+        device_statuses=[
+            {
+                "driver": DRIVER,
+                "pool": "n1",
+                "device": "a",
+                "shareID": "s-1",
+                "conditions": [
+                    {
+                        "type": "Ready",
+                        "status": "True",
+                        "reason": "Up",
+                        "message": "",
+                        "lastTransitionTime": "2026-01-01T00:00:00Z",
+                    }
+                ],
+            }
+        ],
+    )
+    c["spec"]["devices"]["config"] = [
+        {"requests": ["req"], "opaque": {"driver": DRIVER, "parameters": {"password": "hunter2"}}}
+    ]
     r = claims(base(c), ClaimsOptions(F37))
     (d,) = r.items[0].devices
-    assert (d.device, d.share_id, dict(d.consumed), d.conditions) == (f"{DRIVER}/n1/a", "s-1", {"bw": "4G"},
-                                                                      ("Ready=True (Up)",))
+    assert (d.device, d.share_id, dict(d.consumed), d.conditions) == (
+        f"{DRIVER}/n1/a",
+        "s-1",
+        {"bw": "4G"},
+        ("Ready=True (Up)",),
+    )
     assert r.items[0].configs == (f"{DRIVER} for req",)
     assert "hunter2" not in json.dumps(r.to_dict())
 
@@ -70,12 +103,22 @@ def test_claim_devices_share_ids_conditions_and_no_opaque_parameters() -> None:
 
 
 def test_health_combines_pod_status_taints_and_conditions() -> None:
-    w = world(node("n1"), device_class(),
-              slice_("s", "n1", [dev("a"), dev("b", taints=[{"key": "gpu.nvidia.com/gpu-lost", "effect": "NoSchedule"}]),
-                                 dev("c", taints=[{"key": "gpu.nvidia.com/unmonitored", "effect": "None"}]),
-                                 dev("d")]),
-              claim("x", [{"pool": "n1", "device": "a"}, {"pool": "n1", "device": "d"}], reserved=["p"]),
-              pod("p", "x", health={f"{DRIVER}/n1/a": "Healthy", f"{DRIVER}/n1/d": "Unhealthy"}))
+    w = world(
+        node("n1"),
+        device_class(),
+        slice_(
+            "s",
+            "n1",
+            [
+                dev("a"),
+                dev("b", taints=[{"key": "gpu.nvidia.com/gpu-lost", "effect": "NoSchedule"}]),
+                dev("c", taints=[{"key": "gpu.nvidia.com/unmonitored", "effect": "None"}]),
+                dev("d"),
+            ],
+        ),
+        claim("x", [{"pool": "n1", "device": "a"}, {"pool": "n1", "device": "d"}], reserved=["p"]),
+        pod("p", "x", health={f"{DRIVER}/n1/a": "Healthy", f"{DRIVER}/n1/d": "Unhealthy"}),
+    )
     r = health(w, HealthOptions(F37))
     got = {i.device.rsplit("/", 1)[1]: i.health for i in r.items}
     assert got == {"a": "Healthy", "b": "Unhealthy", "c": "Unknown", "d": "Unhealthy"}
@@ -87,8 +130,10 @@ def test_health_combines_pod_status_taints_and_conditions() -> None:
 
 
 def test_health_values_outside_the_api_count_as_unknown() -> None:
-    w = base(claim("x", [{"pool": "n1", "device": "a"}], reserved=["p"]),
-             pod("p", "x", health={f"{DRIVER}/n1/a": "Broken\x1b[0m"}))
+    w = base(
+        claim("x", [{"pool": "n1", "device": "a"}], reserved=["p"]),
+        pod("p", "x", health={f"{DRIVER}/n1/a": "Broken\x1b[0m"}),
+    )
     (item,) = health(w, HealthOptions(F37)).items
     assert item.health == "Unknown" and item.signals[0].health == "Broken\x1b[0m"
 
@@ -99,12 +144,16 @@ def test_health_values_outside_the_api_count_as_unknown() -> None:
 def test_no_execute_evicts_running_pods_of_untolerating_claims() -> None:
     tol = [{"key": "example.com/t", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}]
     forever = [{"key": "example.com/t", "operator": "Exists", "effect": "NoExecute"}]
-    w = base(taint_rule("drain", pool="n1"),
-             claim("plain", [{"pool": "n1", "device": "a"}], reserved=["p1"]),
-             claim("soon", [{"pool": "n1", "device": "b", "tolerations": tol}], reserved=["p2"]),
-             claim("never", [{"pool": "n1", "device": "c", "tolerations": forever}], reserved=["p3"]),
-             claim("pending", tolerations=forever),
-             pod("p1", "plain"), pod("p2", "soon"), pod("p3", "never"))
+    w = base(
+        taint_rule("drain", pool="n1"),
+        claim("plain", [{"pool": "n1", "device": "a"}], reserved=["p1"]),
+        claim("soon", [{"pool": "n1", "device": "b", "tolerations": tol}], reserved=["p2"]),
+        claim("never", [{"pool": "n1", "device": "c", "tolerations": forever}], reserved=["p3"]),
+        claim("pending", tolerations=forever),
+        pod("p1", "plain"),
+        pod("p2", "soon"),
+        pod("p3", "never"),
+    )
     r = taints(w, TaintsOptions(F37))
     rows = {row.device.rsplit("/", 1)[1]: row for row in r.items}
     assert rows["a"].evicts == ("default/p1",) and rows["a"].eviction_delay is None
@@ -116,8 +165,11 @@ def test_no_execute_evicts_running_pods_of_untolerating_claims() -> None:
 
 
 def test_finished_pods_are_not_evicted_and_empty_selector_is_cluster_wide() -> None:
-    w = base(taint_rule("all"), claim("x", [{"pool": "n1", "device": "a"}], reserved=["p"]),
-             pod("p", "x", phase="Succeeded"))
+    w = base(
+        taint_rule("all"),
+        claim("x", [{"pool": "n1", "device": "a"}], reserved=["p"]),
+        pod("p", "x", phase="Succeeded"),
+    )
     r = taints(w, TaintsOptions(F37))
     assert all(row.evicts == () for row in r.items)
     assert r.rules[0].cluster_wide and r.rules[0].devices == 3
@@ -134,16 +186,19 @@ def test_taint_gates_off_mean_no_taints() -> None:
 # ------------------------------------------------------------------------------ labels
 
 
-@pytest.mark.parametrize("text, labels, expected", [
-    ("a=b", {"a": "b"}, True),
-    ("a==b", {"a": "c"}, False),
-    ("a!=b", {}, True),
-    ("a in (x, y),b", {"a": "y", "b": ""}, True),
-    ("a notin (x)", {"a": "x"}, False),
-    ("!a", {"a": "1"}, False),
-    ("example.com/zone=z1", {"example.com/zone": "z1"}, True),
-    ("", {"a": "1"}, True),
-])
+@pytest.mark.parametrize(
+    "text, labels, expected",
+    [
+        ("a=b", {"a": "b"}, True),
+        ("a==b", {"a": "c"}, False),
+        ("a!=b", {}, True),
+        ("a in (x, y),b", {"a": "y", "b": ""}, True),
+        ("a notin (x)", {"a": "x"}, False),
+        ("!a", {"a": "1"}, False),
+        ("example.com/zone=z1", {"example.com/zone": "z1"}, True),
+        ("", {"a": "1"}, True),
+    ],
+)
 def test_label_selector(text: str, labels: dict[str, str], expected: bool) -> None:
     sel = parse_selector(text)
     assert sel is not None and sel.matches(labels) is expected

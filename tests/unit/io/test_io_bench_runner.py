@@ -23,24 +23,29 @@ def runner() -> ModuleType:
     return mod
 
 
-@pytest.mark.parametrize(("value", "unit", "target", "ok"), [
-    (0.7, "s", "< 2 s", True),
-    (2.5, "s", "< 2 s", False),
-    (30.0, "ms", "< 150 ms", True),
-    (0.2, "s", "< 150 ms", False),     # converted between units
-    (900.0, "µs", "<= 1 ms", True),
-    (3.0, "x", "> 2 x", True),
-    (3.0, "MB", "< 2 s", None),        # incomparable units
-    (1.0, "s", "", None),
-    (math.nan, "s", "< 2 s", None),
-])
+@pytest.mark.parametrize(
+    ("value", "unit", "target", "ok"),
+    [
+        (0.7, "s", "< 2 s", True),
+        (2.5, "s", "< 2 s", False),
+        (30.0, "ms", "< 150 ms", True),
+        (0.2, "s", "< 150 ms", False),  # converted between units
+        (900.0, "µs", "<= 1 ms", True),
+        (3.0, "x", "> 2 x", True),
+        (3.0, "MB", "< 2 s", None),  # incomparable units
+        (1.0, "s", "", None),
+        (math.nan, "s", "< 2 s", None),
+    ],
+)
 def test_target_check(runner: ModuleType, value: float, unit: str, target: str, ok: bool | None) -> None:
     assert runner.meets({"value": value, "unit": unit, "target": target}) is ok
 
 
 def test_table_is_aligned_and_flags_missed_targets(runner: ModuleType) -> None:
-    rows = [{"name": "fast thing", "value": 0.123, "unit": "s", "target": "< 2 s", "note": "n"},
-            {"name": "slow", "value": 1234.5, "unit": "ms", "target": "< 150 ms", "note": ""}]
+    rows = [
+        {"name": "fast thing", "value": 0.123, "unit": "s", "target": "< 2 s", "note": "n"},
+        {"name": "slow", "value": 1234.5, "unit": "ms", "target": "< 150 ms", "note": ""},
+    ]
     lines = runner.format_table(rows).splitlines()
     assert lines[0].split() == ["name", "value", "unit", "target", "ok", "note"]
     assert "yes" in lines[2] and "NO" in lines[3]
@@ -51,7 +56,9 @@ def test_a_broken_module_becomes_an_error_row(runner: ModuleType, tmp_path: Path
     bad = tmp_path / "bench_broken.py"
     bad.write_text("def run():\n    raise RuntimeError('boom')\n")
     good = tmp_path / "bench_good.py"
-    good.write_text("def run():\n    return [{'name': 'x', 'value': 1.0, 'unit': 'ms', 'target': '', 'note': ''}]\n")
+    good.write_text(
+        "def run():\n    return [{'name': 'x', 'value': 1.0, 'unit': 'ms', 'target': '', 'note': ''}]\n"
+    )
     (err,) = runner.run_module(bad)
     assert err["name"] == "bench_broken: ERROR" and "RuntimeError: boom" in err["note"]
     (row,) = runner.run_module(good)

@@ -23,8 +23,13 @@ def alias_chain(links: int, depth: int = 60) -> str:
     for i in range(links):
         inner = f"*a{i - 1}" if i else "1"
         rows.append(f"      x{i}: &a{i} " + "[" * depth + inner + "]" * depth)
-    return (OK.replace("spec: {}\n", "spec:\n  config:\n  - opaque:\n      driver: d.example.com\n"
-                       "      parameters:\n") + "\n".join("  " + r for r in rows) + "\n")
+    return (
+        OK.replace(
+            "spec: {}\n", "spec:\n  config:\n  - opaque:\n      driver: d.example.com\n      parameters:\n"
+        )
+        + "\n".join("  " + r for r in rows)
+        + "\n"
+    )
 
 
 def test_aliases_cannot_nest_a_document_past_the_depth_limit(tmp_path: Path) -> None:
@@ -84,8 +89,10 @@ def test_walks_never_open_fifos_and_report_every_skipped_path(tmp_path: Path) ->
     res = load_paths([str(d)])
     assert [x.name for x in res.docs] == ["ok"]
     lines = sorted(e.one_line() for e in res.errors)
-    assert lines == [f"{d}/dangling.yaml: a symbolic link to nothing (dangling); skipped",
-                     f"{d}/pipe.yaml: not a regular file: a named pipe (FIFO), never opened; skipped"]
+    assert lines == [
+        f"{d}/dangling.yaml: a symbolic link to nothing (dangling); skipped",
+        f"{d}/pipe.yaml: not a regular file: a named pipe (FIFO), never opened; skipped",
+    ]
 
 
 def test_symlinked_directories_are_followed_once_even_in_a_loop(tmp_path: Path) -> None:

@@ -65,15 +65,20 @@ def test_kind_list_items_become_objects_with_item_index(tmp_path: Path) -> None:
 
 
 def test_kubectl_typed_list_and_null_items(tmp_path: Path) -> None:
-    text = ("apiVersion: resource.k8s.io/v1\nkind: ResourceClaimList\nitems:\n- " +
-            CLAIM.format(name="c0").replace("\n", "\n  ").rstrip() + "\n---\nkind: List\nitems: null\n")
+    text = (
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimList\nitems:\n- "
+        + CLAIM.format(name="c0").replace("\n", "\n  ").rstrip()
+        + "\n---\nkind: List\nitems: null\n"
+    )
     res = load_paths([write(tmp_path, "l.yaml", text)])
     assert res.errors == []
     assert [(d.name, d.origin.document, d.origin.item) for d in res.docs] == [("c0", 0, 0)]
 
 
 def test_list_item_that_is_not_a_mapping_is_an_error_with_position(tmp_path: Path) -> None:
-    f = write(tmp_path, "l.yaml", "kind: List\nitems:\n- kind: Node\n  metadata: {name: n}\n- just a string\n")
+    f = write(
+        tmp_path, "l.yaml", "kind: List\nitems:\n- kind: Node\n  metadata: {name: n}\n- just a string\n"
+    )
     res = load_paths([f])
     assert [d.name for d in res.docs] == ["n"]
     (err,) = res.errors
@@ -141,14 +146,20 @@ def test_template_named_explicitly_is_not_yaml(tmp_path: Path) -> None:
 
 
 def test_go_template_content_is_reported_as_not_yaml(tmp_path: Path) -> None:
-    f = write(tmp_path, "t.yaml", "kind: Node\nmetadata:\n  name: node-{{ .Index }}\n  labels: {{ .Labels }}\n")
+    f = write(
+        tmp_path, "t.yaml", "kind: Node\nmetadata:\n  name: node-{{ .Index }}\n  labels: {{ .Labels }}\n"
+    )
     (err,) = load_paths([f]).errors
-    assert err.one_line().startswith(f"{f}:3:14: not YAML: looks like a Go template ({{{{ .Index }}}} at line 3)")
+    assert err.one_line().startswith(
+        f"{f}:3:14: not YAML: looks like a Go template ({{{{ .Index }}}} at line 3)"
+    )
 
 
 def test_snapshot_header_is_recognised_and_not_a_doc(tmp_path: Path) -> None:
-    text = ("apiVersion: dractl/v1alpha1\nkind: Snapshot\nserverVersion: v1.36.2\n"
-            "featureGates: {DRADeviceTaints: true}\n---\n" + CLAIM.format(name="c"))
+    text = (
+        "apiVersion: dractl/v1alpha1\nkind: Snapshot\nserverVersion: v1.36.2\n"
+        "featureGates: {DRADeviceTaints: true}\n---\n" + CLAIM.format(name="c")
+    )
     res = load_paths([write(tmp_path, "snap.yaml", text)])
     assert res.errors == []
     assert res.snapshot_header is not None
@@ -175,11 +186,23 @@ def test_mapping_without_kind_is_a_doc_for_the_validator(tmp_path: Path) -> None
 
 
 def test_scalars_follow_yaml_and_keys_are_strings(tmp_path: Path) -> None:
-    text = ("a: yes\nb: 0x1F\nc: 1.5\nd: ~\ne: '010'\nf: 2024-01-02T03:04:05Z\n1: one\ntrue: t\n"
-            "g: !!str 12\nh: [1, two]\n")
+    text = (
+        "a: yes\nb: 0x1F\nc: 1.5\nd: ~\ne: '010'\nf: 2024-01-02T03:04:05Z\n1: one\ntrue: t\n"
+        "g: !!str 12\nh: [1, two]\n"
+    )
     (doc,) = load_paths([write(tmp_path, "a.yaml", text)]).docs
-    assert doc.raw == {"a": True, "b": 31, "c": 1.5, "d": None, "e": "010", "f": "2024-01-02T03:04:05Z",
-                       "1": "one", "true": "t", "g": "12", "h": [1, "two"]}
+    assert doc.raw == {
+        "a": True,
+        "b": 31,
+        "c": 1.5,
+        "d": None,
+        "e": "010",
+        "f": "2024-01-02T03:04:05Z",
+        "1": "one",
+        "true": "t",
+        "g": "12",
+        "h": [1, "two"],
+    }
 
 
 def test_merge_keys_and_aliases(tmp_path: Path) -> None:
@@ -212,8 +235,10 @@ def test_loaded_doc_built_in_memory_has_no_positions() -> None:
 
 
 def test_json_stream_gives_one_document_per_value(tmp_path: Path) -> None:
-    text = ('{"apiVersion": "dractl/v1alpha1", "kind": "Snapshot"}\n'
-            '{"kind": "Node", "metadata": {"name": "a"}} {"kind": "Node",\n "metadata": {"name": "b", "name": "c"}}\n')
+    text = (
+        '{"apiVersion": "dractl/v1alpha1", "kind": "Snapshot"}\n'
+        '{"kind": "Node", "metadata": {"name": "a"}} {"kind": "Node",\n "metadata": {"name": "b", "name": "c"}}\n'
+    )
     f = write(tmp_path, "s.json", text)
     res = load_paths([f])
     assert res.errors == []

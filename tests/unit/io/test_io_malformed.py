@@ -15,7 +15,8 @@ from dractl.errors import InputError
 from dractl.io import load_paths
 
 LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
-    f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=True))
+    f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+)
 
 # (case id, file name, content, expected line, text the message must contain)
 CASES: list[tuple[str, str, bytes, int, str]] = [
@@ -40,8 +41,13 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("recursive-alias", "r.yaml", b"a: &x\n  b: *x\n", 2, "recursive"),
     ("undefined-alias", "u.yaml", b"a: *nowhere\n", 1, "undefined"),
     ("deep-flow-nesting", "deep.yaml", b"[" * 10_000 + b"]" * 10_000, 1, "nesting"),
-    ("deep-block-nesting", "deep.yaml", "".join(f"{' ' * i}k:\n" for i in range(300)).encode(), 101,
-     "nesting deeper than 100"),
+    (
+        "deep-block-nesting",
+        "deep.yaml",
+        "".join(f"{' ' * i}k:\n" for i in range(300)).encode(),
+        101,
+        "nesting deeper than 100",
+    ),
     ("unknown-tag", "tag.yaml", b"kind: Node\nspec: !Ref something\n", 2, "unsupported YAML tag !Ref"),
     ("python-tag", "py.yaml", b"kind: !!python/object/apply:os.system [ls]\n", 1, "!!python/object/apply"),
     ("binary-tag", "bt.yaml", b"data: !!binary aGVsbG8=\n", 1, "!!binary"),
@@ -51,15 +57,17 @@ CASES: list[tuple[str, str, bytes, int, str]] = [
     ("json-deep", "j.json", b"[" * 10_000 + b"]" * 10_000, 1, "nesting"),
     ("json-nan", "j.json", b'{"kind": NaN}', 1, "invalid JSON"),
     ("json-empty", "j.json", b"", 1, "empty file"),
-    ("json-wrong-bracket", "j.json", b"{\"kind\": \"Node\"]\n", 1, "invalid JSON"),
+    ("json-wrong-bracket", "j.json", b'{"kind": "Node"]\n', 1, "invalid JSON"),
     ("scalar-document", "s.yaml", b"hello world\n", 1, "is a string, not a Kubernetes object"),
 ]
 
 
-@pytest.mark.parametrize(("name", "content", "line", "needle"), [c[1:] for c in CASES],
-                         ids=[c[0] for c in CASES])
-def test_malformed_input_gives_one_line_error(tmp_path: Path, name: str, content: bytes, line: int,
-                                              needle: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "content", "line", "needle"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_malformed_input_gives_one_line_error(
+    tmp_path: Path, name: str, content: bytes, line: int, needle: str
+) -> None:
     f = tmp_path / name
     f.write_bytes(content)
     start = time.perf_counter()
@@ -83,14 +91,17 @@ def test_input_over_the_size_limit_names_the_limit(tmp_path: Path) -> None:
     f.write_text("kind: Node\nmetadata:\n  name: " + "x" * 5000 + "\n")
     (err,) = load_paths([str(f)], max_input_size=4096).errors
     size = f.stat().st_size
-    assert err.one_line() == (f"{f}: input is {size:,} bytes, over the 4,096 bytes limit "
-                              "(raise it with --max-input-size)")
+    assert err.one_line() == (
+        f"{f}: input is {size:,} bytes, over the 4,096 bytes limit (raise it with --max-input-size)"
+    )
 
 
 def test_stdin_over_the_size_limit() -> None:
     res = load_paths(["-"], max_input_size=2 * 1024 * 1024, stdin=io.BytesIO(b"#" * (3 * 1024 * 1024)))
     (err,) = res.errors
-    assert err.one_line() == "-: input is more than 2 MB, over the 2 MB limit (raise it with --max-input-size)"
+    assert (
+        err.one_line() == "-: input is more than 2 MB, over the 2 MB limit (raise it with --max-input-size)"
+    )
 
 
 def test_error_in_a_later_document_keeps_the_earlier_ones(tmp_path: Path) -> None:
@@ -114,6 +125,7 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     f = tmp_path / "secret.yaml"
     f.write_text("kind: Node\n")
     if os.geteuid() == 0:  # root reads anything: make the loader's open() fail as it would for others
+
         def denied(*args: object, **kwargs: object) -> None:
             raise PermissionError(13, "Permission denied")
 
@@ -130,13 +142,17 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_duplicate_keys_are_reported_with_paths_not_errors(tmp_path: Path) -> None:
     f = tmp_path / "d.yaml"
-    f.write_text("kind: ResourceSlice\nmetadata:\n  name: a\n  name: b\nspec:\n  devices:\n  - name: gpu-0\n"
-                 "    attributes:\n      gpu.nvidia.com/model: {string: A}\n      gpu.nvidia.com/model: {string: B}\n")
+    f.write_text(
+        "kind: ResourceSlice\nmetadata:\n  name: a\n  name: b\nspec:\n  devices:\n  - name: gpu-0\n"
+        "    attributes:\n      gpu.nvidia.com/model: {string: A}\n      gpu.nvidia.com/model: {string: B}\n"
+    )
     res = load_paths([str(f)])
     assert res.errors == []
     (doc,) = res.docs
-    assert doc.duplicate_keys == (("metadata.name", 4, 3),
-                                  ("spec.devices[0].attributes[gpu.nvidia.com/model]", 10, 7))
+    assert doc.duplicate_keys == (
+        ("metadata.name", 4, 3),
+        ("spec.devices[0].attributes[gpu.nvidia.com/model]", 10, 7),
+    )
     assert doc.raw["metadata"]["name"] == "b"
     for path, line, col in doc.duplicate_keys:
         assert doc.position(path) == (line, col)

@@ -16,50 +16,95 @@ from dractl.io import load_paths, read_snapshot, write_snapshot
 ROOT = Path(__file__).resolve().parents[3]
 
 POD: dict[str, Any] = {
-    "apiVersion": "v1", "kind": "Pod",
-    "metadata": {"name": "p", "namespace": "ml", "uid": "u1", "labels": {"app": "x"},
-                 "annotations": {"secret": "do-not-leak"}, "managedFields": [{"manager": "kubectl"}]},
+    "apiVersion": "v1",
+    "kind": "Pod",
+    "metadata": {
+        "name": "p",
+        "namespace": "ml",
+        "uid": "u1",
+        "labels": {"app": "x"},
+        "annotations": {"secret": "do-not-leak"},
+        "managedFields": [{"manager": "kubectl"}],
+    },
     "spec": {
-        "nodeName": "n1", "schedulerName": "default-scheduler", "nodeSelector": {"gpu": "true"},
-        "tolerations": [{"key": "k", "operator": "Exists"}], "affinity": {"nodeAffinity": {}},
-        "serviceAccountName": "sa", "volumes": [{"name": "v"}],
+        "nodeName": "n1",
+        "schedulerName": "default-scheduler",
+        "nodeSelector": {"gpu": "true"},
+        "tolerations": [{"key": "k", "operator": "Exists"}],
+        "affinity": {"nodeAffinity": {}},
+        "serviceAccountName": "sa",
+        "volumes": [{"name": "v"}],
         "resourceClaims": [{"name": "gpus", "resourceClaimTemplateName": "tmpl"}],
-        "initContainers": [{"name": "init", "image": "busybox", "command": ["sh"],
-                            "resources": {"claims": [{"name": "gpus"}]}}],
-        "containers": [{"name": "main", "image": "cuda", "args": ["--token", "abc"],
-                        "env": [{"name": "PASSWORD", "value": "hunter2"}],
-                        "resources": {"claims": [{"name": "gpus", "request": "g"}],
-                                      "requests": {"nvidia.com/gpu": "1", "cpu": "2"},
-                                      "limits": {"nvidia.com/gpu": "1"}}}],
+        "initContainers": [
+            {
+                "name": "init",
+                "image": "busybox",
+                "command": ["sh"],
+                "resources": {"claims": [{"name": "gpus"}]},
+            }
+        ],
+        "containers": [
+            {
+                "name": "main",
+                "image": "cuda",
+                "args": ["--token", "abc"],
+                "env": [{"name": "PASSWORD", "value": "hunter2"}],
+                "resources": {
+                    "claims": [{"name": "gpus", "request": "g"}],
+                    "requests": {"nvidia.com/gpu": "1", "cpu": "2"},
+                    "limits": {"nvidia.com/gpu": "1"},
+                },
+            }
+        ],
     },
     "status": {
-        "phase": "Running", "podIP": "10.0.0.1",
+        "phase": "Running",
+        "podIP": "10.0.0.1",
         "resourceClaimStatuses": [{"name": "gpus", "resourceClaimName": "p-gpus-abc"}],
         "extendedResourceClaimStatus": {"resourceClaimName": "p-ext", "requestMappings": []},
-        "containerStatuses": [{"name": "main", "image": "cuda", "allocatedResourcesStatus": [
-            {"name": "claim:gpus", "resources": [{"resourceID": "gpu-0", "health": "Healthy"}]}]},
-            {"name": "side", "ready": True}],
+        "containerStatuses": [
+            {
+                "name": "main",
+                "image": "cuda",
+                "allocatedResourcesStatus": [
+                    {"name": "claim:gpus", "resources": [{"resourceID": "gpu-0", "health": "Healthy"}]}
+                ],
+            },
+            {"name": "side", "ready": True},
+        ],
     },
 }
 NODE: dict[str, Any] = {
-    "apiVersion": "v1", "kind": "Node",
+    "apiVersion": "v1",
+    "kind": "Node",
     "metadata": {"name": "n1", "labels": {"zone": "a"}, "annotations": {"a": "b"}, "uid": "x"},
     "spec": {"taints": [{"key": "gpu", "effect": "NoSchedule"}], "unschedulable": True, "podCIDR": "10/8"},
     "status": {"capacity": {"cpu": "8"}},
 }
 SLICE: dict[str, Any] = {
-    "apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
-    "metadata": {"name": "s", "managedFields": [{}],
-                 "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{...}"}},
-    "spec": {"driver": "d", "nodeName": "n1", "pool": {"name": "p", "generation": 1, "resourceSliceCount": 1},
-             "devices": [{"name": "gpu-0"}]},
+    "apiVersion": "resource.k8s.io/v1",
+    "kind": "ResourceSlice",
+    "metadata": {
+        "name": "s",
+        "managedFields": [{}],
+        "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{...}"},
+    },
+    "spec": {
+        "driver": "d",
+        "nodeName": "n1",
+        "pool": {"name": "p", "generation": 1, "resourceSliceCount": 1},
+        "devices": [{"name": "gpu-0"}],
+    },
 }
 CLASS: dict[str, Any] = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "c"}}
 
 
 def snapshot(tmp_path: Path, objects: list[dict[str, Any]], **kw: Any) -> Path:
-    args: dict[str, Any] = {"server_version": "v1.36.1", "feature_gates": {"DRADeviceTaints": True},
-                            "time": "2026-01-01T00:00:00Z"}
+    args: dict[str, Any] = {
+        "server_version": "v1.36.1",
+        "feature_gates": {"DRADeviceTaints": True},
+        "time": "2026-01-01T00:00:00Z",
+    }
     args.update(kw)
     f = tmp_path / "snap.yaml"
     f.write_text(write_snapshot(objects, **args))
@@ -73,39 +118,79 @@ def test_round_trip_orders_kinds_and_keeps_header(tmp_path: Path) -> None:
     assert inputs == before, "write_snapshot must not mutate its input"
     res = read_snapshot(str(f))
     assert res.errors == []
-    assert res.snapshot_header == {"apiVersion": "dractl/v1alpha1", "kind": "Snapshot",
-                                   "serverVersion": "v1.36.1", "featureGates": {"DRADeviceTaints": True},
-                                   "time": "2026-01-01T00:00:00Z"}
+    assert res.snapshot_header == {
+        "apiVersion": "dractl/v1alpha1",
+        "kind": "Snapshot",
+        "serverVersion": "v1.36.1",
+        "featureGates": {"DRADeviceTaints": True},
+        "time": "2026-01-01T00:00:00Z",
+    }
     assert [d.kind for d in res.docs] == ["DeviceClass", "ResourceSlice", "Node", "Pod"]
     assert [d.origin.document for d in res.docs] == [1, 2, 3, 4]
 
 
 def test_pod_is_reduced_to_the_listed_fields(tmp_path: Path) -> None:
     text = write_snapshot([POD], server_version=None, feature_gates={}, time=None)
-    for secret in ("hunter2", "PASSWORD", "--token", "do-not-leak", "busybox", "podIP", "serviceAccountName",
-                   "volumes", "managedFields", "labels"):
+    for secret in (
+        "hunter2",
+        "PASSWORD",
+        "--token",
+        "do-not-leak",
+        "busybox",
+        "podIP",
+        "serviceAccountName",
+        "volumes",
+        "managedFields",
+        "labels",
+    ):
         assert secret not in text
     pod = read_snapshot_text(tmp_path, text).docs[0].raw
     assert pod["metadata"] == {"name": "p", "namespace": "ml", "uid": "u1"}
-    assert set(pod["spec"]) == {"nodeName", "schedulerName", "nodeSelector", "tolerations", "affinity",
-                                "resourceClaims", "initContainers", "containers"}
-    assert pod["spec"]["containers"] == [{"name": "main", "resources": {
-        "claims": [{"name": "gpus", "request": "g"}], "requests": {"nvidia.com/gpu": "1", "cpu": "2"},
-        "limits": {"nvidia.com/gpu": "1"}}}]
+    assert set(pod["spec"]) == {
+        "nodeName",
+        "schedulerName",
+        "nodeSelector",
+        "tolerations",
+        "affinity",
+        "resourceClaims",
+        "initContainers",
+        "containers",
+    }
+    assert pod["spec"]["containers"] == [
+        {
+            "name": "main",
+            "resources": {
+                "claims": [{"name": "gpus", "request": "g"}],
+                "requests": {"nvidia.com/gpu": "1", "cpu": "2"},
+                "limits": {"nvidia.com/gpu": "1"},
+            },
+        }
+    ]
     assert pod["spec"]["initContainers"] == [{"name": "init", "resources": {"claims": [{"name": "gpus"}]}}]
     assert pod["status"] == {
         "resourceClaimStatuses": [{"name": "gpus", "resourceClaimName": "p-gpus-abc"}],
         "extendedResourceClaimStatus": {"resourceClaimName": "p-ext", "requestMappings": []},
-        "containerStatuses": [{"name": "main", "allocatedResourcesStatus": [
-            {"name": "claim:gpus", "resources": [{"resourceID": "gpu-0", "health": "Healthy"}]}]}]}
+        "containerStatuses": [
+            {
+                "name": "main",
+                "allocatedResourcesStatus": [
+                    {"name": "claim:gpus", "resources": [{"resourceID": "gpu-0", "health": "Healthy"}]}
+                ],
+            }
+        ],
+    }
 
 
 def test_node_and_dra_objects_are_cleaned(tmp_path: Path) -> None:
     text = write_snapshot([NODE, SLICE], server_version=None, feature_gates={}, time=None)
     sl, node = (d.raw for d in read_snapshot_text(tmp_path, text).docs)
     assert sl["kind"] == "ResourceSlice" and node["kind"] == "Node"
-    assert node == {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"zone": "a"}},
-                    "spec": {"taints": [{"key": "gpu", "effect": "NoSchedule"}], "unschedulable": True}}
+    assert node == {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": "n1", "labels": {"zone": "a"}},
+        "spec": {"taints": [{"key": "gpu", "effect": "NoSchedule"}], "unschedulable": True},
+    }
     assert sl["metadata"] == {"name": "s"}
     assert sl["spec"] == SLICE["spec"]
 
@@ -118,8 +203,10 @@ def read_snapshot_text(tmp_path: Path, text: str):  # type: ignore[no-untyped-de
 
 def test_shared_objects_are_not_written_as_aliases() -> None:
     labels = {"zone": "a"}
-    nodes = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n{i}", "labels": labels}}
-             for i in range(3)]
+    nodes = [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n{i}", "labels": labels}}
+        for i in range(3)
+    ]
     text = write_snapshot(nodes, server_version=None, feature_gates={}, time=None)
     assert "&" not in text and "*id" not in text
 
@@ -134,19 +221,33 @@ def test_plain_manifest_is_not_a_snapshot(tmp_path: Path) -> None:
     f.write_text("apiVersion: v1\nkind: Node\nmetadata: {name: n}\n")
     with pytest.raises(InputError) as e:
         read_snapshot(str(f))
-    assert e.value.one_line() == (f"{f}:1: not a dractl snapshot: the first document must be "
-                                  "apiVersion: dractl/v1alpha1, kind: Snapshot")
+    assert e.value.one_line() == (
+        f"{f}:1: not a dractl snapshot: the first document must be "
+        "apiVersion: dractl/v1alpha1, kind: Snapshot"
+    )
 
 
-@pytest.mark.parametrize(("header", "message"), [
-    ("apiVersion: dractl/v9\nkind: Snapshot\n", ":1:1: apiVersion: unsupported snapshot version 'dractl/v9'"),
-    ("apiVersion: dractl/v1alpha1\nkind: Snapshot\nfeatureGates: [a]\n",
-     ":3:1: featureGates: expected a mapping"),
-    ("apiVersion: dractl/v1alpha1\nkind: Snapshot\nfeatureGates:\n  DRADeviceTaints: maybe\n",
-     ":4:3: featureGates[DRADeviceTaints]: expected true or false, not 'maybe'"),
-    ("apiVersion: dractl/v1alpha1\nkind: Snapshot\nserverVersion: 1.36\n",
-     ":3:1: serverVersion: expected a string, not float"),
-])
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        (
+            "apiVersion: dractl/v9\nkind: Snapshot\n",
+            ":1:1: apiVersion: unsupported snapshot version 'dractl/v9'",
+        ),
+        (
+            "apiVersion: dractl/v1alpha1\nkind: Snapshot\nfeatureGates: [a]\n",
+            ":3:1: featureGates: expected a mapping",
+        ),
+        (
+            "apiVersion: dractl/v1alpha1\nkind: Snapshot\nfeatureGates:\n  DRADeviceTaints: maybe\n",
+            ":4:3: featureGates[DRADeviceTaints]: expected true or false, not 'maybe'",
+        ),
+        (
+            "apiVersion: dractl/v1alpha1\nkind: Snapshot\nserverVersion: 1.36\n",
+            ":3:1: serverVersion: expected a string, not float",
+        ),
+    ],
+)
 def test_bad_headers(tmp_path: Path, header: str, message: str) -> None:
     f = tmp_path / "s.yaml"
     f.write_text(header + "---\napiVersion: v1\nkind: Node\nmetadata: {name: n}\n")
@@ -164,7 +265,8 @@ def test_header_must_be_first_and_only_once(tmp_path: Path) -> None:
     a.write_text(header)
     b.write_text(header)
     assert [e.message for e in load_paths([str(late)]).errors] == [
-        "a snapshot header must be the first document of its file"]
+        "a snapshot header must be the first document of its file"
+    ]
     res = load_paths([str(a), str(b)])
     assert res.snapshot_header is not None
     assert [e.one_line() for e in res.errors] == [f"{b}:1: more than one snapshot (the first is {a})"]
@@ -184,14 +286,27 @@ def test_generated_snapshot_is_deterministic_and_loads(tmp_path: Path) -> None:
     objs = gen.generate(nodes=12, devices=4)
     assert objs == gen.generate(nodes=12, devices=4)
     kinds = [o["kind"] for o in objs]
-    assert kinds.count("Node") == 12 and kinds.count("ResourceSlice") == 12 and kinds.count("DeviceClass") == 1
+    assert (
+        kinds.count("Node") == 12 and kinds.count("ResourceSlice") == 12 and kinds.count("DeviceClass") == 1
+    )
     assert kinds.count("ResourceClaim") == 3 and kinds.count("Pod") == 3
     sl = next(o for o in objs if o["kind"] == "ResourceSlice")
     assert len(sl["spec"]["devices"]) == 4
     attrs = sl["spec"]["devices"][0]["attributes"]
     assert len(attrs) == 12
-    assert {"productName", "uuid", "architecture", "brand", "cudaComputeCapability", "driverVersion", "index",
-            "minor", "type", "resource.kubernetes.io/pcieRoot", "resource.kubernetes.io/pciBusID"} <= set(attrs)
+    assert {
+        "productName",
+        "uuid",
+        "architecture",
+        "brand",
+        "cudaComputeCapability",
+        "driverVersion",
+        "index",
+        "minor",
+        "type",
+        "resource.kubernetes.io/pcieRoot",
+        "resource.kubernetes.io/pciBusID",
+    } <= set(attrs)
     assert "version" in attrs["cudaComputeCapability"] and "version" in attrs["driverVersion"]
     out = tmp_path / "gen.yaml"
     assert gen.main(["--nodes", "12", "--devices", "4", "-o", str(out)]) == 0

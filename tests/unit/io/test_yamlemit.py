@@ -13,10 +13,57 @@ from hypothesis import strategies as st
 
 from dractl.io.yamlemit import dump_all
 
-HOSTILE = ["", " x", "x ", "null", "Null", "~", "Yes", "no", "ON", "y", "1.0", "0x1F", "0o17", "1e5", "-1", ".5",
-           "+1", "NaN", ".inf", "2024-01-01", "12:30", "- a", "a: b", "a #b", "#x", "? x", "*ref", "&a", "!tag",
-           "%x", "@x", "`x", "<<", "'q'", '"dq"', "a\\b", "a\tb", "line\nbreak", "trailing\n", "é", "😀",
-           "\u2028", "\u0085", "\ufeff", "\x01", "\x7f", "\ud800", "gpu.nvidia.com", "device.driver == 'x'"]
+HOSTILE = [
+    "",
+    " x",
+    "x ",
+    "null",
+    "Null",
+    "~",
+    "Yes",
+    "no",
+    "ON",
+    "y",
+    "1.0",
+    "0x1F",
+    "0o17",
+    "1e5",
+    "-1",
+    ".5",
+    "+1",
+    "NaN",
+    ".inf",
+    "2024-01-01",
+    "12:30",
+    "- a",
+    "a: b",
+    "a #b",
+    "#x",
+    "? x",
+    "*ref",
+    "&a",
+    "!tag",
+    "%x",
+    "@x",
+    "`x",
+    "<<",
+    "'q'",
+    '"dq"',
+    "a\\b",
+    "a\tb",
+    "line\nbreak",
+    "trailing\n",
+    "é",
+    "😀",
+    "\u2028",
+    "\u0085",
+    "\ufeff",
+    "\x01",
+    "\x7f",
+    "\ud800",
+    "gpu.nvidia.com",
+    "device.driver == 'x'",
+]
 
 
 @pytest.mark.parametrize("text", HOSTILE)
@@ -26,8 +73,19 @@ def test_strings_read_back_the_same(text: str) -> None:
 
 
 def test_every_json_type_and_empty_containers() -> None:
-    doc: dict[str, Any] = {"i": 3, "neg": -2, "f": 1.5, "t": True, "n": None, "e": {}, "l": [], "deep": [[1, [2]],
-                           {"x": [{}]}], "1": "numeric key", "true": "bool key", "a b": "space key"}
+    doc: dict[str, Any] = {
+        "i": 3,
+        "neg": -2,
+        "f": 1.5,
+        "t": True,
+        "n": None,
+        "e": {},
+        "l": [],
+        "deep": [[1, [2]], {"x": [{}]}],
+        "1": "numeric key",
+        "true": "bool key",
+        "a b": "space key",
+    }
     assert list(yaml.safe_load_all(dump_all([doc, {"second": 1}]))) == [doc, {"second": 1}]
 
 
@@ -41,9 +99,11 @@ def test_documents_start_with_a_marker_and_keep_key_order() -> None:
     assert text == "---\nb: 1\na:\n  z: 1\n  w: 2\n"
 
 
-_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text() |
-                     st.floats(allow_nan=False, allow_infinity=False),
-                     lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(), c, max_size=4), max_leaves=20)
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False, allow_infinity=False),
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(), c, max_size=4),
+    max_leaves=20,
+)
 
 
 @settings(max_examples=150, deadline=None)

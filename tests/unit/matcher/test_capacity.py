@@ -20,10 +20,18 @@ def _cap(value: str, policy: dict | None = None) -> object:
     return device(raw).capacity["c"]
 
 
-@pytest.mark.parametrize(("requested", "policy", "expected"), [
-    (None, None, "10"), (None, POLICY, "2"), ("3", POLICY, "4"), ("1", POLICY, "2"), ("5", None, "5"),
-    ("3", {"validValues": ["2", "4", "8"]}, "4"), ("9", {"validValues": ["2", "4", "8"]}, "9"),
-])
+@pytest.mark.parametrize(
+    ("requested", "policy", "expected"),
+    [
+        (None, None, "10"),
+        (None, POLICY, "2"),
+        ("3", POLICY, "4"),
+        ("1", POLICY, "2"),
+        ("5", None, "5"),
+        ("3", {"validValues": ["2", "4", "8"]}, "4"),
+        ("9", {"validValues": ["2", "4", "8"]}, "9"),
+    ],
+)
 def test_consumed_for(requested: str | None, policy: dict | None, expected: str) -> None:
     got = capacity.consumed_for(Q(requested) if requested else None, _cap("10", policy))  # type: ignore[arg-type]
     assert got.value == Q(expected).value

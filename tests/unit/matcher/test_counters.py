@@ -8,7 +8,9 @@ from matcher_builders import ALL, claim, dev, device_class, devices_of, req, run
 from dractl.matcher import AllocatedState, Reason
 from dractl.model.features import Features
 
-COUNTERS = slice_("counters", [], count=2, sharedCounters=[{"name": "gpu-0", "counters": {"mem": {"value": "8"}}}])
+COUNTERS = slice_(
+    "counters", [], count=2, sharedCounters=[{"name": "gpu-0", "counters": {"mem": {"value": "8"}}}]
+)
 
 
 def _partition(name: str, mem: str, **extra: object) -> dict:
@@ -16,7 +18,9 @@ def _partition(name: str, mem: str, **extra: object) -> dict:
 
 
 def test_counters_limit_partitions() -> None:
-    devices = slice_("devices", [_partition("p0", "4"), _partition("p1", "4"), _partition("p2", "4")], count=2)
+    devices = slice_(
+        "devices", [_partition("p0", "4"), _partition("p1", "4"), _partition("p2", "4")], count=2
+    )
     outcome = run([COUNTERS, devices], [claim("c", req("r", count=2))])
     assert devices_of(outcome) == [["p0", "p1"]]
     assert run([COUNTERS, devices], [claim("c", req("r", count=3))]).status == "unallocatable"
@@ -27,15 +31,23 @@ def test_committed_allocations_consume_counters() -> None:
     state = AllocatedState(devices=frozenset({"driver-a/pool-1/half"}))
     outcome = run([COUNTERS, devices], [claim("c", req("r"))], allocated=state)
     assert outcome.status == "unallocatable"
-    assert any(d.reason is Reason.COUNTERS_EXHAUSTED and d.device_id == "driver-a/pool-1/full"
-               for d in outcome.trace.decisions)
+    assert any(
+        d.reason is Reason.COUNTERS_EXHAUSTED and d.device_id == "driver-a/pool-1/full"
+        for d in outcome.trace.decisions
+    )
 
 
 def test_counters_released_when_device_rejected_for_taint() -> None:
     # "tainted" reserves all 8 counters, then is rejected for its taint.  Upstream (July 2026)
     # kept the reservation, so "clean" looked exhausted and the claim failed; fixed: clean fits.
-    devices = slice_("devices", [_partition("tainted", "8", taints=[{"key": "bad", "effect": "NoSchedule"}]),
-                                 _partition("clean", "8")], count=2)
+    devices = slice_(
+        "devices",
+        [
+            _partition("tainted", "8", taints=[{"key": "bad", "effect": "NoSchedule"}]),
+            _partition("clean", "8"),
+        ],
+        count=2,
+    )
     outcome = run([COUNTERS, devices], [claim("c", req("r"))])
     assert devices_of(outcome) == [["clean"]]
     reasons = {d.device_id: d.reason for d in outcome.trace.decisions}
@@ -43,17 +55,30 @@ def test_counters_released_when_device_rejected_for_taint() -> None:
 
 
 def test_counters_released_when_device_rejected_for_constraint() -> None:
-    devices = slice_("devices", [dev("plain", attrs={"numa": 0}),
-                                 _partition("far", "8", attrs={"numa": 1}),
-                                 _partition("near", "8", attrs={"numa": 0})], count=2)
+    devices = slice_(
+        "devices",
+        [
+            dev("plain", attrs={"numa": 0}),
+            _partition("far", "8", attrs={"numa": 1}),
+            _partition("near", "8", attrs={"numa": 0}),
+        ],
+        count=2,
+    )
     c = claim("c", req("r0"), req("r1"), constraints=[{"matchAttribute": "driver-a/numa"}])
     outcome = run([COUNTERS, devices], [c])
     assert devices_of(outcome) == [["plain", "near"]]
 
 
 def test_counters_released_on_backtracking() -> None:
-    devices = slice_("devices", [_partition("p0", "8", attrs={"numa": 1}), dev("x", attrs={"numa": 0}),
-                                 _partition("p1", "8", attrs={"numa": 0})], count=2)
+    devices = slice_(
+        "devices",
+        [
+            _partition("p0", "8", attrs={"numa": 1}),
+            dev("x", attrs={"numa": 0}),
+            _partition("p1", "8", attrs={"numa": 0}),
+        ],
+        count=2,
+    )
     c = claim("c", req("r0"), req("r1"), constraints=[{"matchAttribute": "driver-a/numa"}])
     assert devices_of(run([COUNTERS, devices], [c])) == [["x", "p1"]]
 
@@ -66,19 +91,29 @@ def test_partition_unusable_without_feature() -> None:
 
 
 def test_unknown_counter_set_makes_pool_invalid() -> None:
-    devices = slice_("devices", [dev("p", consumesCounters=[{"counterSet": "nope", "counters": {}}])], count=2)
+    devices = slice_(
+        "devices", [dev("p", consumesCounters=[{"counterSet": "nope", "counters": {}}])], count=2
+    )
     outcome = run([COUNTERS, devices], [claim("c", req("r"))], features=ALL)
     assert outcome.error == "invalid resource pools were encountered"
-    assert any(d.reason is Reason.POOL_INVALID and "counter set nope not found" in d.detail
-               for d in outcome.trace.decisions)
+    assert any(
+        d.reason is Reason.POOL_INVALID and "counter set nope not found" in d.detail
+        for d in outcome.trace.decisions
+    )
 
 
 def test_counter_bookkeeping_is_keyed_by_pool_name_as_in_kubernetes() -> None:
     # Kubernetes' checkAvailableCounters keys available and consumed counters by the pool
     # name alone: two drivers' pools called "shared" draw on the first one's counter sets.
     def pool(driver: str) -> list:
-        counters = slice_(f"{driver}-counters", [], driver=driver, pool="shared", count=2,
-                          sharedCounters=[{"name": "gpu-0", "counters": {"mem": {"value": "8"}}}])
+        counters = slice_(
+            f"{driver}-counters",
+            [],
+            driver=driver,
+            pool="shared",
+            count=2,
+            sharedCounters=[{"name": "gpu-0", "counters": {"mem": {"value": "8"}}}],
+        )
         devices = slice_(f"{driver}-devices", [_partition("p", "8")], driver=driver, pool="shared", count=2)
         return [counters, devices]
 
@@ -93,5 +128,8 @@ def test_counter_bookkeeping_is_keyed_by_pool_name_as_in_kubernetes() -> None:
 def replace_pool(s: object, name: str) -> object:
     from dataclasses import replace
 
-    return replace(s, pool=replace(s.pool, name=name),  # type: ignore[attr-defined]
-                   devices=tuple(replace(d, pool=name) for d in s.devices))  # type: ignore[attr-defined]
+    return replace(
+        s,
+        pool=replace(s.pool, name=name),  # type: ignore[attr-defined]
+        devices=tuple(replace(d, pool=name) for d in s.devices),
+    )  # type: ignore[attr-defined]

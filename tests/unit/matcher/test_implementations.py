@@ -18,13 +18,16 @@ from dractl.matcher.implementations import supporting
 from dractl.model.build import build_object
 from dractl.model.features import Features
 
-STABLE_SET = Features.from_mapping({"adminAccess": True, "prioritizedList": True, "partitionableDevices": True,
-                                    "deviceTaints": True})
+STABLE_SET = Features.from_mapping(
+    {"adminAccess": True, "prioritizedList": True, "partitionableDevices": True, "deviceTaints": True}
+)
 TAINTS_AND_RULES = Features.from_mapping({"deviceTaints": True, "DRADeviceTaintRules": True})
 
 
-@pytest.mark.parametrize(("version", "expected"), [("1.34", "stable"), ("1.35", "stable"),
-                                                   ("1.36", "incubating"), ("1.37", "incubating")])
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [("1.34", "stable"), ("1.35", "stable"), ("1.36", "incubating"), ("1.37", "incubating")],
+)
 def test_auto_picks_what_kubernetes_picks_for_the_release_defaults(version: str, expected: str) -> None:
     assert choose(Features.for_version(version)) == expected
 
@@ -35,8 +38,13 @@ def test_auto_picks_the_first_implementation_that_covers_the_features() -> None:
     assert choose(Features.from_mapping({"DRADeviceBindingConditions": True})) == "incubating"
     assert choose(Features.from_mapping({"DRAListTypeAttributes": True})) == "experimental"
     # gates the allocator does not know take no part in the choice
-    assert choose(Features.from_mapping({"DRADeviceTaintRules": True, "DRAExtendedResource": True})) == "stable"
-    assert supporting(Features.from_mapping({"DRAConsumableCapacity": True})) == ("incubating", "experimental")
+    assert (
+        choose(Features.from_mapping({"DRADeviceTaintRules": True, "DRAExtendedResource": True})) == "stable"
+    )
+    assert supporting(Features.from_mapping({"DRAConsumableCapacity": True})) == (
+        "incubating",
+        "experimental",
+    )
 
 
 def test_forcing_an_implementation_that_lacks_a_feature_is_an_error() -> None:
@@ -52,15 +60,19 @@ def test_forcing_an_implementation_that_lacks_a_feature_is_an_error() -> None:
 def test_outcome_names_the_implementation() -> None:
     slices = [slice_("s", [dev("d0")])]
     assert run(slices, [claim("c", req("r"))], features=STABLE_SET).implementation == "stable"
-    assert run(slices, [claim("c", req("r"))], features=STABLE_SET,
-               implementation="experimental").implementation == "experimental"
+    assert (
+        run(slices, [claim("c", req("r"))], features=STABLE_SET, implementation="experimental").implementation
+        == "experimental"
+    )
 
 
 def _two_pools() -> list[Any]:
     # input order: pool-b's slice first, then pool-a's; within pool-a, slice "a-2" before "a-1"
-    return [slice_("b-1", [dev("b0")], pool="pool-b"),
-            slice_("a-2", [dev("a2")], pool="pool-a", count=2),
-            slice_("a-1", [dev("a1")], pool="pool-a", count=2)]
+    return [
+        slice_("b-1", [dev("b0")], pool="pool-b"),
+        slice_("a-2", [dev("a2")], pool="pool-a", count=2),
+        slice_("a-1", [dev("a1")], pool="pool-a", count=2),
+    ]
 
 
 def test_stable_walks_pools_in_input_order_others_sort_them() -> None:
@@ -77,8 +89,10 @@ def test_stable_walks_slices_of_a_pool_in_input_order_others_by_name() -> None:
 
 
 def test_stable_keeps_pools_with_binding_conditions_in_place() -> None:
-    slices = [slice_("a", [dev("a0", bindingConditions=["ready"])], pool="pool-a"),
-              slice_("b", [dev("b0")], pool="pool-b")]
+    slices = [
+        slice_("a", [dev("a0", bindingConditions=["ready"])], pool="pool-a"),
+        slice_("b", [dev("b0")], pool="pool-b"),
+    ]
     both = [claim("c", req("r"))]
     # binding conditions with the feature off: the device is not selectable either way
     assert devices_of(run(slices, both, features=STABLE_SET)) == [["b0"]]
@@ -104,11 +118,20 @@ def test_stable_ignores_capacity_requests_incubating_rejects_them() -> None:
 
 
 def _counter_pool(consumer_node: str, counter_set: str) -> list[Any]:
-    counters = slice_("counters", [], node_name=None, allNodes=True, count=2,
-                      sharedCounters=[{"name": "gpu-0", "counters": {"mem": {"value": "8"}}}])
-    devices = slice_("devices", [dev("p0", consumesCounters=[{"counterSet": counter_set,
-                                                              "counters": {"mem": {"value": "8"}}}])],
-                     node_name=consumer_node, count=2)
+    counters = slice_(
+        "counters",
+        [],
+        node_name=None,
+        allNodes=True,
+        count=2,
+        sharedCounters=[{"name": "gpu-0", "counters": {"mem": {"value": "8"}}}],
+    )
+    devices = slice_(
+        "devices",
+        [dev("p0", consumesCounters=[{"counterSet": counter_set, "counters": {"mem": {"value": "8"}}}])],
+        node_name=consumer_node,
+        count=2,
+    )
     return [counters, devices]
 
 
@@ -122,13 +145,25 @@ def test_stable_takes_counter_slices_of_other_nodes_and_sees_their_invalid_pools
     assert (stable.status, stable.error) == ("error", "invalid resource pools were encountered")
     inc = run(slices, claims, features=STABLE_SET, the_node=node("node-1"), implementation="incubating")
     assert inc.status == "error"  # allNodes counter slice is relevant for incubating too
-    counters_on_other_node = [slice_("counters", [], node_name="node-3", count=2,
-                                     sharedCounters=[{"name": "gpu-0", "counters": {"mem": {"value": "8"}}}]),
-                              slices[1]]
+    counters_on_other_node = [
+        slice_(
+            "counters",
+            [],
+            node_name="node-3",
+            count=2,
+            sharedCounters=[{"name": "gpu-0", "counters": {"mem": {"value": "8"}}}],
+        ),
+        slices[1],
+    ]
     stable = run(counters_on_other_node, claims, features=STABLE_SET, the_node=node("node-1"))
     assert stable.error == "invalid resource pools were encountered"
-    inc = run(counters_on_other_node, claims, features=STABLE_SET, the_node=node("node-1"),
-              implementation="incubating")
+    inc = run(
+        counters_on_other_node,
+        claims,
+        features=STABLE_SET,
+        the_node=node("node-1"),
+        implementation="incubating",
+    )
     assert (inc.status, inc.error) == ("unallocatable", None)
 
 
@@ -142,10 +177,17 @@ def test_stable_does_not_see_shares_of_other_claims_in_counters() -> None:
 
 
 def _rule(*selectors: str) -> Any:
-    return build_object({"kind": "DeviceTaintRule", "apiVersion": "resource.k8s.io/v1alpha3",
-                         "metadata": {"name": "bad-gpus"},
-                         "spec": {"deviceSelector": {"selectors": [{"cel": {"expression": e}} for e in selectors]},
-                                  "taint": {"key": "broken", "effect": "NoSchedule"}}})
+    return build_object(
+        {
+            "kind": "DeviceTaintRule",
+            "apiVersion": "resource.k8s.io/v1alpha3",
+            "metadata": {"name": "bad-gpus"},
+            "spec": {
+                "deviceSelector": {"selectors": [{"cel": {"expression": e}} for e in selectors]},
+                "taint": {"key": "broken", "effect": "NoSchedule"},
+            },
+        }
+    )
 
 
 def test_taint_rule_selector_error_does_not_taint_and_is_reported() -> None:
@@ -156,7 +198,9 @@ def test_taint_rule_selector_error_does_not_taint_and_is_reported() -> None:
     assert out.status == "unallocatable"  # d0 tainted, d1 not: only one device usable
     assert len(out.warnings) == 1
     warning = out.warnings[0]
-    assert warning.startswith("DeviceTaintRule bad-gpus: selector #0 on device driver-a/pool-1/d1: runtime error:")
+    assert warning.startswith(
+        "DeviceTaintRule bad-gpus: selector #0 on device driver-a/pool-1/d1: runtime error:"
+    )
     assert "no such key" in warning
     one = run(slices, [claim("c", req("r"))], features=TAINTS_AND_RULES, taint_rules=[rule])
     assert devices_of(one) == [["d1"]]
@@ -182,5 +226,8 @@ def test_stable_does_not_pin_the_node_for_binds_to_node() -> None:
     stable = run(slices, claims, features=STABLE_SET)
     assert stable.status == "allocated" and stable.results[0].node_selector is None
     inc = run(slices, claims, features=STABLE_SET, implementation="incubating")
-    assert inc.results[0].node_selector == {"nodeSelectorTerms": [{"matchFields": [
-        {"key": "metadata.name", "operator": "In", "values": ["node-1"]}]}]}
+    assert inc.results[0].node_selector == {
+        "nodeSelectorTerms": [
+            {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node-1"]}]}
+        ]
+    }

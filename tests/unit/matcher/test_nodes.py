@@ -15,14 +15,17 @@ def _sel(*reqs: dict, fields: tuple = ()) -> dict:
     return {"nodeSelectorTerms": [term]}
 
 
-@pytest.mark.parametrize(("req", "expected"), [
-    ({"key": "zone", "operator": "In", "values": ["a"]}, True),
-    ({"key": "zone", "operator": "NotIn", "values": ["a"]}, False),
-    ({"key": "gpu", "operator": "Exists"}, False),
-    ({"key": "gpu", "operator": "DoesNotExist"}, True),
-    ({"key": "size", "operator": "Gt", "values": ["3"]}, True),
-    ({"key": "size", "operator": "Lt", "values": ["3"]}, False),
-])
+@pytest.mark.parametrize(
+    ("req", "expected"),
+    [
+        ({"key": "zone", "operator": "In", "values": ["a"]}, True),
+        ({"key": "zone", "operator": "NotIn", "values": ["a"]}, False),
+        ({"key": "gpu", "operator": "Exists"}, False),
+        ({"key": "gpu", "operator": "DoesNotExist"}, True),
+        ({"key": "size", "operator": "Gt", "values": ["3"]}, True),
+        ({"key": "size", "operator": "Lt", "values": ["3"]}, False),
+    ],
+)
 def test_operators(req: dict, expected: bool) -> None:
     assert node_matches(node("n", zone="a", size="5"), "", False, _sel(req)) is expected
 
@@ -43,6 +46,7 @@ def test_bad_operator_raises() -> None:
 
 def test_merge_requirements_skips_duplicates() -> None:
     into = [{"key": "a", "operator": "In", "values": ["1", "2"]}]
-    merge_requirements(into, [{"key": "a", "operator": "In", "values": ["2", "1"]},
-                              {"key": "b", "operator": "Exists"}])
+    merge_requirements(
+        into, [{"key": "a", "operator": "In", "values": ["2", "1"]}, {"key": "b", "operator": "Exists"}]
+    )
     assert [r["key"] for r in into] == ["a", "b"]

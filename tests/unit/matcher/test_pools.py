@@ -43,7 +43,8 @@ def test_duplicate_device_names_make_pool_invalid() -> None:
 def test_order_pools_by_driver_and_name_slices_by_name_binding_last() -> None:
     slices = [
         slice_("z", [dev("a", bindingConditions=["Ready"])], pool="p0"),
-        slice_("b", [dev("a")], pool="p2", count=2), slice_("a", [dev("b")], pool="p2", count=2),
+        slice_("b", [dev("a")], pool="p2", count=2),
+        slice_("a", [dev("b")], pool="p2", count=2),
         slice_("c", [dev("a")], pool="p1"),
         slice_("d", [dev("a")], pool="p9", driver="a-driver"),
     ]
@@ -53,11 +54,20 @@ def test_order_pools_by_driver_and_name_slices_by_name_binding_last() -> None:
 
 
 def test_node_selection_kinds() -> None:
-    sel = {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "NotIn", "values": ["z9"]}]}]}
-    slices = [slice_("all", [dev("a")], pool="all", node_name=None, allNodes=True),
-              slice_("sel", [dev("a")], pool="sel", node_name=None, nodeSelector=sel),
-              slice_("other", [dev("a")], pool="other", node_name="node-2"),
-              slice_("per", [dev("x", nodeName="node-2"), dev("y", allNodes=True)], pool="per", node_name=None,
-                     perDeviceNodeSelection=True)]
+    sel = {
+        "nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "NotIn", "values": ["z9"]}]}]
+    }
+    slices = [
+        slice_("all", [dev("a")], pool="all", node_name=None, allNodes=True),
+        slice_("sel", [dev("a")], pool="sel", node_name=None, nodeSelector=sel),
+        slice_("other", [dev("a")], pool="other", node_name="node-2"),
+        slice_(
+            "per",
+            [dev("x", nodeName="node-2"), dev("y", allNodes=True)],
+            pool="per",
+            node_name=None,
+            perDeviceNodeSelection=True,
+        ),
+    ]
     assert [p.name for p in _gather(slices, node("node-1", zone="z1"))] == ["all", "per", "sel"]
     assert [p.name for p in _gather(slices, node("node-1", zone="z9"))] == ["all", "per"]

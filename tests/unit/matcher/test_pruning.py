@@ -24,8 +24,10 @@ def _numa_world(groups: int, special_group: int | None, broken_last: bool = Fals
 
 def _claims() -> list:
     match = [{"matchAttribute": "driver-a/numa"}]
-    return [claim("c0", req("a"), req("b"), constraints=match),
-            claim("c1", req("a"), req("b"), req("c", "class-a", 1, SPECIAL), constraints=match)]
+    return [
+        claim("c0", req("a"), req("b"), constraints=match),
+        claim("c1", req("a"), req("b"), req("c", "class-a", 1, SPECIAL), constraints=match),
+    ]
 
 
 @pytest.fixture

@@ -13,14 +13,29 @@ from dractl.model.features import Features
 TWO = [slice_("s1", [dev("d1"), dev("d2")])]
 
 
-@pytest.mark.parametrize(("name", "slices", "claims", "expected", "steps"), [
-    ("one-device", TWO, [claim("c", req("r"))], [["d1"]], 4),
-    ("two-devices-in-order", TWO, [claim("c", req("r", count=2))], [["d1", "d2"]], 5),
-    ("two-claims-share-nothing", TWO, [claim("c0", req("r")), claim("c1", req("r"))], [["d1"], ["d2"]], 7),
-    ("not-enough-devices", TWO, [claim("c", req("r", count=3))], [], None),
-    ("pools-sorted-by-name", [slice_("s1", [dev("d1")], pool="pool-b"), slice_("s2", [dev("d1")], pool="pool-a")],
-     [claim("c", req("r"))], [["d1"]], 4),
-], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    ("name", "slices", "claims", "expected", "steps"),
+    [
+        ("one-device", TWO, [claim("c", req("r"))], [["d1"]], 4),
+        ("two-devices-in-order", TWO, [claim("c", req("r", count=2))], [["d1", "d2"]], 5),
+        (
+            "two-claims-share-nothing",
+            TWO,
+            [claim("c0", req("r")), claim("c1", req("r"))],
+            [["d1"], ["d2"]],
+            7,
+        ),
+        ("not-enough-devices", TWO, [claim("c", req("r", count=3))], [], None),
+        (
+            "pools-sorted-by-name",
+            [slice_("s1", [dev("d1")], pool="pool-b"), slice_("s2", [dev("d1")], pool="pool-a")],
+            [claim("c", req("r"))],
+            [["d1"]],
+            4,
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
 def test_allocation_table(name: str, slices: list, claims: list, expected: list, steps: int | None) -> None:
     before = copy.deepcopy([c.raw for c in claims])
     outcome = run(slices, claims)
@@ -56,19 +71,34 @@ def test_cel_runtime_error_fails_the_allocation_with_kubernetes_wording() -> Non
 
 
 def test_first_available_takes_the_first_subrequest_that_fits() -> None:
-    c = claim("c", {"name": "r", "firstAvailable": [
-        {"name": "big", "deviceClassName": "class-a", "allocationMode": "ExactCount", "count": 3},
-        {"name": "small", "deviceClassName": "class-a", "allocationMode": "ExactCount", "count": 2}]})
+    c = claim(
+        "c",
+        {
+            "name": "r",
+            "firstAvailable": [
+                {"name": "big", "deviceClassName": "class-a", "allocationMode": "ExactCount", "count": 3},
+                {"name": "small", "deviceClassName": "class-a", "allocationMode": "ExactCount", "count": 2},
+            ],
+        },
+    )
     outcome = run(TWO, [c])
     assert [r.request for r in outcome.results[0].results] == ["r/small", "r/small"]
 
 
 def test_prioritized_list_disabled_is_an_error() -> None:
-    c = claim("c", {"name": "r", "firstAvailable": [
-        {"name": "a", "deviceClassName": "class-a", "allocationMode": "ExactCount", "count": 1}]})
+    c = claim(
+        "c",
+        {
+            "name": "r",
+            "firstAvailable": [
+                {"name": "a", "deviceClassName": "class-a", "allocationMode": "ExactCount", "count": 1}
+            ],
+        },
+    )
     outcome = run(TWO, [c], features=Features())
-    assert outcome.error == ("claim c, request r: has subrequests, but the DRAPrioritizedList feature is "
-                             "disabled")
+    assert outcome.error == (
+        "claim c, request r: has subrequests, but the DRAPrioritizedList feature is disabled"
+    )
 
 
 def test_all_mode_takes_every_matching_device() -> None:
@@ -80,8 +110,10 @@ def test_all_mode_on_incomplete_pool_is_an_error() -> None:
     slices = [slice_("s1", [dev("d1")], count=2)]
     c = claim("c", {"name": "r", "exactly": {"deviceClassName": "class-a", "allocationMode": "All"}})
     outcome = run(slices, [c])
-    assert outcome.error == ("claim c, request r: asks for all devices, but resource pool driver-a/pool-1 is "
-                             "currently being updated")
+    assert outcome.error == (
+        "claim c, request r: asks for all devices, but resource pool driver-a/pool-1 is "
+        "currently being updated"
+    )
 
 
 def test_more_than_32_devices_is_an_error() -> None:
@@ -111,20 +143,34 @@ def test_invalid_pool_is_a_node_error_only_when_nothing_fits() -> None:
     dup = slice_("s1", [dev("d1"), dev("d1")], pool="bad")
     outcome = run([dup], [claim("c", req("r"))])
     assert (outcome.status, outcome.error, outcome.error_scope) == (
-        "error", "invalid resource pools were encountered", "node")
+        "error",
+        "invalid resource pools were encountered",
+        "node",
+    )
     assert devices_of(run([dup, *TWO], [claim("c", req("r"))])) == [["d1"]]
 
 
 def test_match_attribute_backtracks_across_requests() -> None:
-    slices = [slice_("s1", [dev("d1", attrs={"numa": 0}), dev("d2", attrs={"numa": 1}),
-                            dev("d3", attrs={"numa": 1})])]
+    slices = [
+        slice_(
+            "s1", [dev("d1", attrs={"numa": 0}), dev("d2", attrs={"numa": 1}), dev("d3", attrs={"numa": 1})]
+        )
+    ]
     c = claim("c", req("r0"), req("r1"), constraints=[{"matchAttribute": "driver-a/numa"}])
     assert devices_of(run(slices, [c])) == [["d2", "d3"]]
 
 
 def test_distinct_attribute() -> None:
-    slices = [slice_("s1", [dev("d1", attrs={"model": "a"}), dev("d2", attrs={"model": "a"}),
-                            dev("d3", attrs={"model": "b"})])]
+    slices = [
+        slice_(
+            "s1",
+            [
+                dev("d1", attrs={"model": "a"}),
+                dev("d2", attrs={"model": "a"}),
+                dev("d3", attrs={"model": "b"}),
+            ],
+        )
+    ]
     c = claim("c", req("r0"), req("r1"), constraints=[{"distinctAttribute": "driver-a/model"}])
     assert devices_of(run(slices, [c])) == [["d1", "d3"]]
 
@@ -185,15 +231,38 @@ def test_max_steps_stops_the_search() -> None:
 def test_allocated_state_from_claims() -> None:
     from dractl.model.build import build_object
 
-    raw = {"kind": "ResourceClaim", "apiVersion": "resource.k8s.io/v1", "metadata": {"name": "x"},
-           "spec": {"devices": {"requests": []}},
-           "status": {"allocation": {"devices": {"results": [
-               {"request": "r", "driver": "d", "pool": "p", "device": "a"},
-               {"request": "r", "driver": "d", "pool": "p", "device": "b", "adminAccess": True},
-               {"request": "r", "driver": "d", "pool": "p", "device": "m", "shareID": "s1",
-                "consumedCapacity": {"mem": "1Gi"}},
-               {"request": "r", "driver": "d", "pool": "p", "device": "m", "shareID": "s2",
-                "consumedCapacity": {"mem": "1Gi"}}]}}}}
+    raw = {
+        "kind": "ResourceClaim",
+        "apiVersion": "resource.k8s.io/v1",
+        "metadata": {"name": "x"},
+        "spec": {"devices": {"requests": []}},
+        "status": {
+            "allocation": {
+                "devices": {
+                    "results": [
+                        {"request": "r", "driver": "d", "pool": "p", "device": "a"},
+                        {"request": "r", "driver": "d", "pool": "p", "device": "b", "adminAccess": True},
+                        {
+                            "request": "r",
+                            "driver": "d",
+                            "pool": "p",
+                            "device": "m",
+                            "shareID": "s1",
+                            "consumedCapacity": {"mem": "1Gi"},
+                        },
+                        {
+                            "request": "r",
+                            "driver": "d",
+                            "pool": "p",
+                            "device": "m",
+                            "shareID": "s2",
+                            "consumedCapacity": {"mem": "1Gi"},
+                        },
+                    ]
+                }
+            }
+        },
+    }
     state = AllocatedState.from_claims([build_object(raw)])  # type: ignore[list-item]
     assert state.devices == frozenset({"d/p/a"})
     assert state.shares == frozenset({"d/p/m/s1", "d/p/m/s2"})

@@ -20,8 +20,21 @@ def _allocator(slices: list, **kw: object) -> Allocator:
 def test_add_counts_results_like_from_claims() -> None:
     a = _allocator([slice_("s", [dev("d0"), dev("d1"), SHAREABLE])])
     first = a.allocate(node(), [claim("c", req("r", count=2))])
-    share = a.allocate(node(), [claim("s", req("r", "class-a", 1, 'device.allowMultipleAllocations == true',
-                                                          capacity={"requests": {"mem": "2Gi"}}))])
+    share = a.allocate(
+        node(),
+        [
+            claim(
+                "s",
+                req(
+                    "r",
+                    "class-a",
+                    1,
+                    "device.allowMultipleAllocations == true",
+                    capacity={"requests": {"mem": "2Gi"}},
+                ),
+            )
+        ],
+    )
     state = AllocatedState().add(first.results).add(share.results).add(share.results)
     assert state.devices == {"driver-a/pool-1/d0", "driver-a/pool-1/d1"}
     assert state.shares == {f"driver-a/pool-1/shared/{FIXED_SHARE_ID}"}

@@ -117,10 +117,12 @@ def test_v1_resource_slice() -> None:
     assert (sl.driver, sl.pool, sl.node_name) == ("gpu.nvidia.com", o.ResourcePool("node-a", 3, 1), "node-a")
     (dev,) = sl.devices
     assert dev.id == "gpu.nvidia.com/node-a/gpu-0"
-    assert dev.attributes == {"productName": o.AttributeValue("string", "NVIDIA H100"),
-                              "index": o.AttributeValue("int", 0),
-                              "driverVersion": o.AttributeValue("version", "580.82.7"),
-                              "mig": o.AttributeValue("bool", False)}
+    assert dev.attributes == {
+        "productName": o.AttributeValue("string", "NVIDIA H100"),
+        "index": o.AttributeValue("int", 0),
+        "driverVersion": o.AttributeValue("version", "580.82.7"),
+        "mig": o.AttributeValue("bool", False),
+    }
     assert dev.capacity["memory"].value == Quantity.parse("80Gi")
     assert dev.capacity["memory"].value.value == 80 * 2**30
     assert dev.taints == (o.DeviceTaint("maintenance", "true", "NoSchedule"),)
@@ -147,7 +149,9 @@ def test_v1beta1_flat_requests_become_exactly() -> None:
     assert gpus.exactly.tolerations == (o.DeviceToleration("maintenance", "Exists"),)
     assert anyr.exactly is None
     assert [(s.name, s.device_class_name, s.allocation_mode, s.count) for s in anyr.first_available] == [
-        ("big", "gpu.nvidia.com", "ExactCount", 1), ("small", "mig.nvidia.com", "All", 0)]
+        ("big", "gpu.nvidia.com", "ExactCount", 1),
+        ("small", "mig.nvidia.com", "All", 0),
+    ]
 
 
 def test_v1beta2_is_already_v1_shaped() -> None:
@@ -159,8 +163,10 @@ def test_v1beta2_is_already_v1_shaped() -> None:
 
 def test_template_with_v1beta1_requests() -> None:
     body = V1BETA1_CLAIM.split("spec:\n", 1)[1].replace("\n  ", "\n    ")
-    text = ("apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaimTemplate\nmetadata: {name: t}\n"
-            "spec:\n  metadata:\n    labels: {a: b}\n  spec:\n  " + body)
+    text = (
+        "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaimTemplate\nmetadata: {name: t}\n"
+        "spec:\n  metadata:\n    labels: {a: b}\n  spec:\n  " + body
+    )
     t = build_object(raw(text))
     c = build_object(raw(V1_CLAIM))
     assert isinstance(t, o.ResourceClaimTemplate) and isinstance(c, o.ResourceClaim)
@@ -169,7 +175,9 @@ def test_template_with_v1beta1_requests() -> None:
 
 
 def test_allocated_claim_status() -> None:
-    text = V1_CLAIM + """status:
+    text = (
+        V1_CLAIM
+        + """status:
   allocation:
     devices:
       results:
@@ -178,10 +186,13 @@ def test_allocated_claim_status() -> None:
     nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-a]}]}]}
   reservedFor: [{resource: pods, name: p, uid: u}]
 """
+    )
     c = build_object(raw(text))
     assert isinstance(c, o.ResourceClaim) and c.allocation is not None
-    assert [r.device_id for r in c.allocation.results] == ["gpu.nvidia.com/node-a/gpu-0",
-                                                          "gpu.nvidia.com/node-a/gpu-1"]
+    assert [r.device_id for r in c.allocation.results] == [
+        "gpu.nvidia.com/node-a/gpu-0",
+        "gpu.nvidia.com/node-a/gpu-1",
+    ]
     assert c.allocation.results[1].consumed_capacity == {"memory": Quantity.parse("10Gi")}
     assert c.reserved_for == (o.ResourceClaimConsumerReference("pods", "p", "u"),)
 
@@ -190,15 +201,15 @@ def test_allocated_claim_status() -> None:
 def test_other_kinds_build(kind: str) -> None:
     samples = {
         "DeviceClass": "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"
-                       "spec: {selectors: [{cel: {expression: 'true'}}], extendedResourceName: example.com/gpu}\n",
+        "spec: {selectors: [{cel: {expression: 'true'}}], extendedResourceName: example.com/gpu}\n",
         "DeviceTaintRule": "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: r}\n"
-                           "spec: {deviceSelector: {driver: d, pool: p}, taint: {key: k, effect: NoExecute}}\n",
+        "spec: {deviceSelector: {driver: d, pool: p}, taint: {key: k, effect: NoExecute}}\n",
         "Node": "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n"
-                "spec: {unschedulable: true, taints: [{key: k, effect: NoSchedule}]}\n",
+        "spec: {unschedulable: true, taints: [{key: k, effect: NoSchedule}]}\n",
         "Pod": "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec:\n  nodeName: n\n"
-               "  resourceClaims: [{name: gpus, resourceClaimTemplateName: t}]\n"
-               "  containers: [{name: c, resources: {claims: [{name: gpus}], limits: {example.com/gpu: 1}}}]\n"
-               "status: {resourceClaimStatuses: [{name: gpus, resourceClaimName: p-gpus}]}\n",
+        "  resourceClaims: [{name: gpus, resourceClaimTemplateName: t}]\n"
+        "  containers: [{name: c, resources: {claims: [{name: gpus}], limits: {example.com/gpu: 1}}}]\n"
+        "status: {resourceClaimStatuses: [{name: gpus, resourceClaimName: p-gpus}]}\n",
     }
     obj = build_object(raw(samples[kind]))
     assert obj.kind == kind
@@ -225,8 +236,14 @@ def test_unknown_kind_and_bad_quantity_raise() -> None:
 
 
 def test_wrong_types_read_as_absent() -> None:
-    obj = build_object({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": "oops",
-                        "spec": {"driver": 7, "devices": {"not": "a list"}, "pool": []}})
+    obj = build_object(
+        {
+            "apiVersion": "resource.k8s.io/v1",
+            "kind": "ResourceSlice",
+            "metadata": "oops",
+            "spec": {"driver": 7, "devices": {"not": "a list"}, "pool": []},
+        }
+    )
     assert isinstance(obj, o.ResourceSlice)
     assert (obj.meta.name, obj.driver, obj.devices, obj.pool.name) == ("", "", (), "")
 
@@ -241,6 +258,7 @@ def test_build_does_not_mutate_its_input() -> None:
 
 def _norm(spec: o.ResourceClaimSpec) -> o.ResourceClaimSpec:
     """The spec with CEL whitespace collapsed (one upstream pair re-indents a multi-line selector)."""
+
     def exprs(sel: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(" ".join(s.split()) for s in sel)
 

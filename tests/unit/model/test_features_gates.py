@@ -10,11 +10,28 @@ from dractl.model.features import GATE_NAMES, Features
 DEFAULT_ON = {
     "1.34": {"DRAAdminAccess", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus"},
     "1.35": {"DRAAdminAccess", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus"},
-    "1.36": {"DRAAdminAccess", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus", "DRAPartitionableDevices",
-             "DRADeviceTaints", "DRAConsumableCapacity", "DRADeviceBindingConditions", "DRAExtendedResource"},
-    "1.37": {"DRAAdminAccess", "DRAPrioritizedList", "DRAResourceClaimDeviceStatus", "DRAPartitionableDevices",
-             "DRADeviceTaints", "DRADeviceTaintRules", "DRAConsumableCapacity", "DRADeviceBindingConditions",
-             "DRAExtendedResource", "DRAFractionalCapacityRange"},
+    "1.36": {
+        "DRAAdminAccess",
+        "DRAPrioritizedList",
+        "DRAResourceClaimDeviceStatus",
+        "DRAPartitionableDevices",
+        "DRADeviceTaints",
+        "DRAConsumableCapacity",
+        "DRADeviceBindingConditions",
+        "DRAExtendedResource",
+    },
+    "1.37": {
+        "DRAAdminAccess",
+        "DRAPrioritizedList",
+        "DRAResourceClaimDeviceStatus",
+        "DRAPartitionableDevices",
+        "DRADeviceTaints",
+        "DRADeviceTaintRules",
+        "DRAConsumableCapacity",
+        "DRADeviceBindingConditions",
+        "DRAExtendedResource",
+        "DRAFractionalCapacityRange",
+    },
 }
 
 
@@ -31,13 +48,16 @@ def test_default_version_is_1_37_and_unknown_versions_fail() -> None:
         Features.for_version("1.33")
 
 
-@pytest.mark.parametrize("spelling", [
-    "DRAPrioritizedList",        # Kubernetes gate name
-    "prioritizedList",           # allocator field name
-    "enablePrioritizedList",     # CEL / allocator option name
-    "prioritized_list",          # the dataclass field
-    "draprioritizedlist",        # any case
-])
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "DRAPrioritizedList",  # Kubernetes gate name
+        "prioritizedList",  # allocator field name
+        "enablePrioritizedList",  # CEL / allocator option name
+        "prioritized_list",  # the dataclass field
+        "draprioritizedlist",  # any case
+    ],
+)
 def test_all_spellings_name_the_same_gate(spelling: str) -> None:
     base = Features.for_version("1.36")
     assert base.prioritized_list
@@ -45,8 +65,15 @@ def test_all_spellings_name_the_same_gate(spelling: str) -> None:
     assert not Features.parse(f"{spelling}=false", base).prioritized_list
 
 
-@pytest.mark.parametrize("spelling", ["DRADeviceBindingConditions", "deviceBindingAndStatus",
-                                      "enableDeviceBindingAndStatus", "device_binding_and_status"])
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "DRADeviceBindingConditions",
+        "deviceBindingAndStatus",
+        "enableDeviceBindingAndStatus",
+        "device_binding_and_status",
+    ],
+)
 def test_binding_conditions_gate_has_its_allocator_name_too(spelling: str) -> None:
     assert Features.from_mapping({spelling: True}).device_binding_and_status
 
@@ -57,11 +84,14 @@ def test_parse_many_with_spaces_and_empty_items() -> None:
     assert Features.parse("") == Features()
 
 
-@pytest.mark.parametrize(("spec", "needle"), [
-    ("DRADeviceTaints", "expected Name=true|false"),
-    ("DRADeviceTaints=yes", "expected Name=true|false"),
-    ("NoSuchGate=true", "unknown DRA feature gate 'NoSuchGate'"),
-])
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        ("DRADeviceTaints", "expected Name=true|false"),
+        ("DRADeviceTaints=yes", "expected Name=true|false"),
+        ("NoSuchGate=true", "unknown DRA feature gate 'NoSuchGate'"),
+    ],
+)
 def test_parse_errors(spec: str, needle: str) -> None:
     with pytest.raises(ValueError, match=needle):
         Features.parse(spec)
@@ -79,6 +109,8 @@ def test_to_dict_round_trips_through_from_mapping() -> None:
 
 def test_locked_gates_are_reported_only_when_changed() -> None:
     assert Features.for_version("1.37").locked_overrides("1.37") == []
-    changed = Features.parse("DRAPrioritizedList=false,DRAConsumableCapacity=false", Features.for_version("1.37"))
+    changed = Features.parse(
+        "DRAPrioritizedList=false,DRAConsumableCapacity=false", Features.for_version("1.37")
+    )
     assert changed.locked_overrides("1.37") == ["DRAPrioritizedList"]
     assert changed.locked_overrides("1.35") == []  # not locked before GA

@@ -9,15 +9,33 @@ import pytest
 from dractl.model.quantity import BINARY_SI, DECIMAL_EXPONENT, DECIMAL_SI, Quantity, QuantityError, canonical
 
 
-@pytest.mark.parametrize(("text", "canon", "fmt"), [
-    ("1.5Gi", "1536Mi", BINARY_SI), ("1000m", "1", DECIMAL_SI), ("0.2G", "200M", DECIMAL_SI),
-    ("1e3", "1e3", DECIMAL_EXPONENT), ("12e6", "12e6", DECIMAL_EXPONENT), ("1E", "1E", DECIMAL_SI),
-    ("1Ki", "1Ki", BINARY_SI), ("3000Mi", "3000Mi", BINARY_SI), ("0.1", "100m", DECIMAL_SI),
-    ("0.5n", "1n", DECIMAL_SI), ("-1.5Gi", "-1536Mi", BINARY_SI), ("8Ei", "9223372036854775807", BINARY_SI),
-    ("Gi", "0", BINARY_SI), (".5", "500m", DECIMAL_SI), ("5.", "5", DECIMAL_SI), ("+1", "1", DECIMAL_SI),
-    ("-0", "0", DECIMAL_SI), ("0.5Ki", "512", BINARY_SI), ("1.0001Ki", "1024102400u", BINARY_SI),
-    ("1000", "1k", DECIMAL_SI), ("1536", "1536", DECIMAL_SI), ("1e-3", "1e-3", DECIMAL_EXPONENT),
-])
+@pytest.mark.parametrize(
+    ("text", "canon", "fmt"),
+    [
+        ("1.5Gi", "1536Mi", BINARY_SI),
+        ("1000m", "1", DECIMAL_SI),
+        ("0.2G", "200M", DECIMAL_SI),
+        ("1e3", "1e3", DECIMAL_EXPONENT),
+        ("12e6", "12e6", DECIMAL_EXPONENT),
+        ("1E", "1E", DECIMAL_SI),
+        ("1Ki", "1Ki", BINARY_SI),
+        ("3000Mi", "3000Mi", BINARY_SI),
+        ("0.1", "100m", DECIMAL_SI),
+        ("0.5n", "1n", DECIMAL_SI),
+        ("-1.5Gi", "-1536Mi", BINARY_SI),
+        ("8Ei", "9223372036854775807", BINARY_SI),
+        ("Gi", "0", BINARY_SI),
+        (".5", "500m", DECIMAL_SI),
+        ("5.", "5", DECIMAL_SI),
+        ("+1", "1", DECIMAL_SI),
+        ("-0", "0", DECIMAL_SI),
+        ("0.5Ki", "512", BINARY_SI),
+        ("1.0001Ki", "1024102400u", BINARY_SI),
+        ("1000", "1k", DECIMAL_SI),
+        ("1536", "1536", DECIMAL_SI),
+        ("1e-3", "1e-3", DECIMAL_EXPONENT),
+    ],
+)
 def test_parse_and_canonical(text: str, canon: str, fmt: str) -> None:
     q = Quantity.parse(text)
     assert canonical(q) == canon
@@ -25,11 +43,24 @@ def test_parse_and_canonical(text: str, canon: str, fmt: str) -> None:
     assert Quantity.parse(canon) == q
 
 
-@pytest.mark.parametrize(("text", "as_int"), [
-    ("0.2G", 200_000_000), ("1E", 10**18), ("1E3", 1000), ("80Gi", 85899345920), ("Gi", 0), ("5.", 5),
-    ("1000m", None), ("1.5Gi", None), ("1.0", None), ("1Pi", None), ("1Ei", None),
-    ("9223372036854775807", None), ("100m", None),
-])
+@pytest.mark.parametrize(
+    ("text", "as_int"),
+    [
+        ("0.2G", 200_000_000),
+        ("1E", 10**18),
+        ("1E3", 1000),
+        ("80Gi", 85899345920),
+        ("Gi", 0),
+        ("5.", 5),
+        ("1000m", None),
+        ("1.5Gi", None),
+        ("1.0", None),
+        ("1Pi", None),
+        ("1Ei", None),
+        ("9223372036854775807", None),
+        ("100m", None),
+    ],
+)
 def test_as_int64_follows_the_representation(text: str, as_int: int | None) -> None:
     assert Quantity.parse(text).as_int64() == as_int
 

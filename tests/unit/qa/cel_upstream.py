@@ -18,8 +18,7 @@ from dractl.model.objects import Device
 
 Kind = Literal["value", "true", "runtime", "compile"]
 
-DUMMY: Device = device({"name": "probe", "attributes": {"model": {"string": "x"}}},
-                       driver="dra.example.com")
+DUMMY: Device = device({"name": "probe", "attributes": {"model": {"string": "x"}}}, driver="dra.example.com")
 
 
 @dataclass(frozen=True)

@@ -9,30 +9,54 @@ import pytest
 from cel_upstream import DUMMY, Case, check, not_applicable, params, rt, true
 
 TRUE_EXPRS = [
-    "'tacocat'.charAt(3) == 'o'", "'tacocat'.charAt(7) == ''",
+    "'tacocat'.charAt(3) == 'o'",
+    "'tacocat'.charAt(7) == ''",
     "'©αT'.charAt(0) == '©' && '©αT'.charAt(1) == 'α' && '©αT'.charAt(2) == 'T'",
-    "'tacocat'.indexOf('') == 0", "'tacocat'.indexOf('ac') == 1", "'tacocat'.indexOf('none') == -1",
-    "'tacocat'.indexOf('', 3) == 3", "'tacocat'.indexOf('a', 3) == 5", "'tacocat'.indexOf('at', 3) == 5",
-    "'ta©o©αT'.indexOf('©') == 2", "'ta©o©αT'.indexOf('©', 3) == 4", "'ta©o©αT'.indexOf('©αT', 3) == 4",
-    "'ta©o©αT'.indexOf('©α', 5) == -1", "'ijk'.indexOf('k') == 2", "'hello wello'.indexOf('hello wello') == 0",
-    "'hello wello'.indexOf('ello', 6) == 7", "'hello wello'.indexOf('elbo room!!') == -1",
+    "'tacocat'.indexOf('') == 0",
+    "'tacocat'.indexOf('ac') == 1",
+    "'tacocat'.indexOf('none') == -1",
+    "'tacocat'.indexOf('', 3) == 3",
+    "'tacocat'.indexOf('a', 3) == 5",
+    "'tacocat'.indexOf('at', 3) == 5",
+    "'ta©o©αT'.indexOf('©') == 2",
+    "'ta©o©αT'.indexOf('©', 3) == 4",
+    "'ta©o©αT'.indexOf('©αT', 3) == 4",
+    "'ta©o©αT'.indexOf('©α', 5) == -1",
+    "'ijk'.indexOf('k') == 2",
+    "'hello wello'.indexOf('hello wello') == 0",
+    "'hello wello'.indexOf('ello', 6) == 7",
+    "'hello wello'.indexOf('elbo room!!') == -1",
     "'hello wello'.indexOf('elbo room!!!') == -1",
-    "'tacocat'.lastIndexOf('') == 7", "'tacocat'.lastIndexOf('at') == 5", "'tacocat'.lastIndexOf('none') == -1",
-    "'tacocat'.lastIndexOf('', 3) == 3", "'tacocat'.lastIndexOf('a', 3) == 1", "'ta©o©αT'.lastIndexOf('©') == 4",
-    "'ta©o©αT'.lastIndexOf('©', 3) == 2", "'ta©o©αT'.lastIndexOf('©α', 4) == 4",
-    "'hello wello'.lastIndexOf('ello', 6) == 1", "'hello wello'.lastIndexOf('low') == -1",
-    "'hello wello'.lastIndexOf('elbo room!!') == -1", "'hello wello'.lastIndexOf('elbo room!!!') == -1",
-    "'hello wello'.lastIndexOf('hello wello') == 0", "'bananananana'.lastIndexOf('nana', 8) == 8",
+    "'tacocat'.lastIndexOf('') == 7",
+    "'tacocat'.lastIndexOf('at') == 5",
+    "'tacocat'.lastIndexOf('none') == -1",
+    "'tacocat'.lastIndexOf('', 3) == 3",
+    "'tacocat'.lastIndexOf('a', 3) == 1",
+    "'ta©o©αT'.lastIndexOf('©') == 4",
+    "'ta©o©αT'.lastIndexOf('©', 3) == 2",
+    "'ta©o©αT'.lastIndexOf('©α', 4) == 4",
+    "'hello wello'.lastIndexOf('ello', 6) == 1",
+    "'hello wello'.lastIndexOf('low') == -1",
+    "'hello wello'.lastIndexOf('elbo room!!') == -1",
+    "'hello wello'.lastIndexOf('elbo room!!!') == -1",
+    "'hello wello'.lastIndexOf('hello wello') == 0",
+    "'bananananana'.lastIndexOf('nana', 8) == 8",
     '"12 days 12 hours".replace("{0}", "2") == "12 days 12 hours"',
     '"{0} days {0} hours".replace("{0}", "2") == "2 days 2 hours"',
     '"{0} days {0} hours".replace("{0}", "2", 1).replace("{0}", "23") == "2 days 23 hours"',
     '"1 ©αT taco".replace("αT", "o©α") == "1 ©o©α taco"',
-    '"hello world".split(" ") == ["hello", "world"]', '"hello world events!".split(" ", 0) == []',
+    '"hello world".split(" ") == ["hello", "world"]',
+    '"hello world events!".split(" ", 0) == []',
     '"hello world events!".split(" ", 1) == ["hello world events!"]',
     '"o©o©o©o".split("©", -1) == ["o", "o", "o", "o"]',
-    '"tacocat".substring(4) == "cat"', '"tacocat".substring(7) == ""', '"tacocat".substring(0, 4) == "taco"',
-    '"tacocat".substring(4, 4) == ""', "'ta©o©αT'.substring(2, 6) == \"©o©α\"", "'ta©o©αT'.substring(7, 7) == \"\"",
-    '" \\f\\n\\r\\t\\vtext  ".trim() == "text"', '"\\u0085\\u00a0\\u1680text".trim() == "text"',
+    '"tacocat".substring(4) == "cat"',
+    '"tacocat".substring(7) == ""',
+    '"tacocat".substring(0, 4) == "taco"',
+    '"tacocat".substring(4, 4) == ""',
+    "'ta©o©αT'.substring(2, 6) == \"©o©α\"",
+    "'ta©o©αT'.substring(7, 7) == \"\"",
+    '" \\f\\n\\r\\t\\vtext  ".trim() == "text"',
+    '"\\u0085\\u00a0\\u1680text".trim() == "text"',
     '"text\\u2000\\u2001\\u2002\\u2003\\u2004\\u2004\\u2006\\u2007\\u2008\\u2009".trim() == "text"',
     '"\\u200atext\\u2028\\u2029\\u202F\\u205F\\u3000".trim() == "text"',
     '"\\u180etext\\u200b\\u200c\\u200d\\u2060\\ufeff".trim() == "\\u180etext\\u200b\\u200c\\u200d\\u2060\\ufeff"',
@@ -55,8 +79,10 @@ CASES: list[Case] = [true(f"strings_{i}", e) for i, e in enumerate(TRUE_EXPRS)]
 # yields -1 (the shared vectors show '"".indexOf("l", 3) == -1' and '"".lastIndexOf("l", 3) == -1'
 # hold in the reference stack).
 PAST_END = "cel-go v0.27 (the DRA reference) returns -1 for an offset past the end, no error"
-CASES += [rt(f"strings_err_{i}", e, p, skip=PAST_END if "dexOf('a', 30)" in e else "")
-          for i, (e, p) in enumerate(ERRORS)]
+CASES += [
+    rt(f"strings_err_{i}", e, p, skip=PAST_END if "dexOf('a', 30)" in e else "")
+    for i, (e, p) in enumerate(ERRORS)
+]
 
 
 @pytest.mark.parametrize("case", params(CASES))

@@ -26,36 +26,79 @@ from dractl.validate.options import ValidateOptions
 V1 = "resource.k8s.io/v1"
 
 COUNTER_SLICE: dict[str, Any] = {
-    "apiVersion": V1, "kind": "ResourceSlice", "metadata": {"name": "s2"},
-    "spec": {"driver": "gpu.example.com", "nodeName": "n1",
-             "pool": {"name": "p", "generation": 1, "resourceSliceCount": 2},
-             "sharedCounters": [{"name": "cs", "counters": {"c": {"value": "4"}}}]},
+    "apiVersion": V1,
+    "kind": "ResourceSlice",
+    "metadata": {"name": "s2"},
+    "spec": {
+        "driver": "gpu.example.com",
+        "nodeName": "n1",
+        "pool": {"name": "p", "generation": 1, "resourceSliceCount": 2},
+        "sharedCounters": [{"name": "cs", "counters": {"c": {"value": "4"}}}],
+    },
 }
 DEVICE_SLICE: dict[str, Any] = {
-    "apiVersion": V1, "kind": "ResourceSlice", "metadata": {"name": "s1"},
-    "spec": {"driver": "gpu.example.com", "nodeName": "n1",
-             "pool": {"name": "p", "generation": 1, "resourceSliceCount": 2},
-             "devices": [{"name": "d0", "allowMultipleAllocations": True,
-                          "attributes": {"model": {"string": "x"}, "uuid": {"string": "GPU-1"}},
-                          "capacity": {"mem": {"value": "4Gi", "requestPolicy": {
-                              "default": "1Gi", "validRange": {"min": "1Gi", "step": "1Gi"}}}},
-                          "consumesCounters": [{"counterSet": "cs", "counters": {"c": {"value": "1"}}}],
-                          "taints": [{"key": "k", "value": "v", "effect": "NoSchedule"}]}]},
+    "apiVersion": V1,
+    "kind": "ResourceSlice",
+    "metadata": {"name": "s1"},
+    "spec": {
+        "driver": "gpu.example.com",
+        "nodeName": "n1",
+        "pool": {"name": "p", "generation": 1, "resourceSliceCount": 2},
+        "devices": [
+            {
+                "name": "d0",
+                "allowMultipleAllocations": True,
+                "attributes": {"model": {"string": "x"}, "uuid": {"string": "GPU-1"}},
+                "capacity": {
+                    "mem": {
+                        "value": "4Gi",
+                        "requestPolicy": {"default": "1Gi", "validRange": {"min": "1Gi", "step": "1Gi"}},
+                    }
+                },
+                "consumesCounters": [{"counterSet": "cs", "counters": {"c": {"value": "1"}}}],
+                "taints": [{"key": "k", "value": "v", "effect": "NoSchedule"}],
+            }
+        ],
+    },
 }
-CLASS: dict[str, Any] = {"apiVersion": V1, "kind": "DeviceClass", "metadata": {"name": "gpu"},
-         "spec": {"selectors": [{"cel": {"expression": 'device.driver == "gpu.example.com"'}}]}}
+CLASS: dict[str, Any] = {
+    "apiVersion": V1,
+    "kind": "DeviceClass",
+    "metadata": {"name": "gpu"},
+    "spec": {"selectors": [{"cel": {"expression": 'device.driver == "gpu.example.com"'}}]},
+}
 CLAIM: dict[str, Any] = {
-    "apiVersion": V1, "kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "default"},
-    "spec": {"devices": {
-        "requests": [{"name": "r", "exactly": {
-            "deviceClassName": "gpu", "count": 1,
-            "selectors": [{"cel": {"expression": 'device.attributes["gpu.example.com"].model == "x"'}}],
-            "tolerations": [{"key": "k", "operator": "Equal", "value": "v", "effect": "NoSchedule"}],
-            "capacity": {"requests": {"mem": "1Gi"}}}}],
-        "constraints": [{"requests": ["r"], "matchAttribute": "gpu.example.com/model"}]}},
+    "apiVersion": V1,
+    "kind": "ResourceClaim",
+    "metadata": {"name": "c", "namespace": "default"},
+    "spec": {
+        "devices": {
+            "requests": [
+                {
+                    "name": "r",
+                    "exactly": {
+                        "deviceClassName": "gpu",
+                        "count": 1,
+                        "selectors": [
+                            {"cel": {"expression": 'device.attributes["gpu.example.com"].model == "x"'}}
+                        ],
+                        "tolerations": [
+                            {"key": "k", "operator": "Equal", "value": "v", "effect": "NoSchedule"}
+                        ],
+                        "capacity": {"requests": {"mem": "1Gi"}},
+                    },
+                }
+            ],
+            "constraints": [{"requests": ["r"], "matchAttribute": "gpu.example.com/model"}],
+        }
+    },
 }
-TAINT_RULE: dict[str, Any] = {"apiVersion": "resource.k8s.io/v1beta2", "kind": "DeviceTaintRule", "metadata": {"name": "r"},
-              "spec": {"deviceSelector": {"driver": "gpu.example.com"}, "taint": {"key": "k", "effect": "NoExecute"}}}
+TAINT_RULE: dict[str, Any] = {
+    "apiVersion": "resource.k8s.io/v1beta2",
+    "kind": "DeviceTaintRule",
+    "metadata": {"name": "r"},
+    "spec": {"deviceSelector": {"driver": "gpu.example.com"}, "taint": {"key": "k", "effect": "NoExecute"}},
+}
 WORLD = [COUNTER_SLICE, DEVICE_SLICE, CLASS, CLAIM, TAINT_RULE]
 
 
@@ -70,8 +113,9 @@ def _no_internal_error(r: Any) -> None:
 
 
 @pytest.mark.parametrize("command", [["lint"], ["slice", "validate"], ["claim", "validate", "--snapshot"]])
-def test_non_scalar_quantities_are_findings_not_crashes(run_cli: Callable[..., Any], tmp_path: Path,
-                                                        command: list[str]) -> None:
+def test_non_scalar_quantities_are_findings_not_crashes(
+    run_cli: Callable[..., Any], tmp_path: Path, command: list[str]
+) -> None:
     """Regression: a mapping where a quantity belongs crashed the pool/counter and capacity checks
     (KeyError: 0, exit 70) — in `lint`, `slice validate` and through the cross-object checks."""
     world = copy.deepcopy(WORLD)
@@ -90,7 +134,9 @@ def test_non_scalar_quantities_are_findings_not_crashes(run_cli: Callable[..., A
         assert "SCHEMA-TYPE" in r.stdout and "spec.sharedCounters[0].counters[c].value" in r.stdout
 
 
-def test_misspelled_dra_kind_is_reported_by_claim_validate(run_cli: Callable[..., Any], tmp_path: Path) -> None:
+def test_misspelled_dra_kind_is_reported_by_claim_validate(
+    run_cli: Callable[..., Any], tmp_path: Path
+) -> None:
     """Regression: `claim validate` skipped `kind: ResourceClaims` as "another kind" and exited 0."""
     typo = {**copy.deepcopy(CLAIM), "kind": "ResourceClaims"}
     r = run_cli(["claim", "validate", str(_write(tmp_path / "c.yaml", [typo]))])
@@ -136,8 +182,12 @@ def test_taint_rule_without_selector_is_reported_as_tainting_everything(tmp_path
 
 
 LEAVES = st.one_of(
-    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False, allow_infinity=False),
-    st.text(max_size=6), st.lists(st.integers(0, 3), max_size=3),
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=6),
+    st.lists(st.integers(0, 3), max_size=3),
     st.dictionaries(st.sampled_from(["value", "x", "name", "string"]), st.integers(0, 2), max_size=2),
 )
 
@@ -157,10 +207,13 @@ ALL_PATHS = [(i, p) for i, doc in enumerate(WORLD) for p in _paths(doc)]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(where=st.lists(st.sampled_from(ALL_PATHS), min_size=1, max_size=3), leaves=st.lists(LEAVES, min_size=3,
-                                                                                          max_size=3))
-def test_cross_object_lint_survives_any_value_anywhere(where: list[tuple[int, tuple[Any, ...]]],
-                                                       leaves: list[Any]) -> None:
+@given(
+    where=st.lists(st.sampled_from(ALL_PATHS), min_size=1, max_size=3),
+    leaves=st.lists(LEAVES, min_size=3, max_size=3),
+)
+def test_cross_object_lint_survives_any_value_anywhere(
+    where: list[tuple[int, tuple[Any, ...]]], leaves: list[Any]
+) -> None:
     """Any value at any place of a connected set of objects (slices, class, claim, taint rule):
     the cross-object lint returns findings and never raises."""
     world = copy.deepcopy(WORLD)
@@ -186,10 +239,12 @@ QUANTITY_PATHS = [(i, p) for i, p in ALL_PATHS if p[-1] in ("value", "min", "ste
 
 
 @pytest.mark.parametrize("leaf", [{}, {"x": 1}, [1], True, 2**70, -1, "1.5.6"], ids=repr)
-@pytest.mark.parametrize(("doc", "path"), QUANTITY_PATHS, ids=lambda v: ".".join(map(str, v)) if isinstance(v, tuple)
-                         else str(v))
-def test_cross_object_lint_with_any_quantity_shape(tmp_path: Path, doc: int, path: tuple[Any, ...],
-                                                   leaf: Any) -> None:
+@pytest.mark.parametrize(
+    ("doc", "path"), QUANTITY_PATHS, ids=lambda v: ".".join(map(str, v)) if isinstance(v, tuple) else str(v)
+)
+def test_cross_object_lint_with_any_quantity_shape(
+    tmp_path: Path, doc: int, path: tuple[Any, ...], leaf: Any
+) -> None:
     """Every quantity place of the slices (counter sets, consumed counters, capacity and its policy)
     with every odd shape: the cross-object lint (pools, counters, selector matching) never raises."""
     world = copy.deepcopy(WORLD)

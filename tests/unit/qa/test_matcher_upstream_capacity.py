@@ -45,10 +45,12 @@ CALCULATE = [
 ]
 
 
-@pytest.mark.parametrize(("requested", "value", "policy", "expected"),
-                         [c[1:] for c in CALCULATE], ids=[c[0] for c in CALCULATE])
-def test_calculate_consumed_capacity(requested: str | None, value: str, policy: dict[str, Any],
-                                     expected: str) -> None:
+@pytest.mark.parametrize(
+    ("requested", "value", "policy", "expected"), [c[1:] for c in CALCULATE], ids=[c[0] for c in CALCULATE]
+)
+def test_calculate_consumed_capacity(
+    requested: str | None, value: str, policy: dict[str, Any], expected: str
+) -> None:
     got = consumed_for(Q(requested) if requested is not None else None, _cap(value, policy))
     assert got.value == Q(expected).value
 
@@ -63,7 +65,9 @@ VIOLATE = [
 ]
 
 
-@pytest.mark.parametrize(("consumed", "policy", "violates"), [c[1:] for c in VIOLATE], ids=[c[0] for c in VIOLATE])
+@pytest.mark.parametrize(
+    ("consumed", "policy", "violates"), [c[1:] for c in VIOLATE], ids=[c[0] for c in VIOLATE]
+)
 def test_violates_policy(consumed: str, policy: dict[str, Any] | None, violates: bool) -> None:
     cap = _cap("10", policy)
     assert violates_policy(Q(consumed), cap.request_policy) is violates
@@ -85,22 +89,71 @@ def test_step_rounding_is_exact_above_2_pow_53() -> None:
 
 def _world(allocated: AllocatedState, request_qty: str) -> Any:
     features = Features.from_mapping({"consumableCapacity": True})
-    cls: Any = build_object({"kind": "DeviceClass", "apiVersion": "resource.k8s.io/v1", "metadata": {"name": "class-a"},
-                        "spec": {"selectors": [{"cel": {"expression": 'device.driver == "driver-a" && '
-                                                                      "device.allowMultipleAllocations == true"}}]}})
+    cls: Any = build_object(
+        {
+            "kind": "DeviceClass",
+            "apiVersion": "resource.k8s.io/v1",
+            "metadata": {"name": "class-a"},
+            "spec": {
+                "selectors": [
+                    {
+                        "cel": {
+                            "expression": 'device.driver == "driver-a" && '
+                            "device.allowMultipleAllocations == true"
+                        }
+                    }
+                ]
+            },
+        }
+    )
     policy = {"default": "2", "validRange": {"min": "2", "step": "2", "max": "4"}}
-    slc: Any = build_object({"kind": "ResourceSlice", "apiVersion": "resource.k8s.io/v1", "metadata": {"name": "slice-1"},
-                        "spec": {"driver": "driver-a", "nodeName": "node-1",
-                                 "pool": {"name": "pool-1", "generation": 1, "resourceSliceCount": 1},
-                                 "devices": [{"name": "device-1", "allowMultipleAllocations": True,
-                                              "capacity": {"capacity-0": {"value": "4", "requestPolicy": policy}}}]}})
-    claim: Any = build_object({"kind": "ResourceClaim", "apiVersion": "resource.k8s.io/v1", "metadata": {"name": "claim-0"},
-                          "spec": {"devices": {"requests": [{"name": "req-0", "exactly": {
-                              "deviceClassName": "class-a", "allocationMode": "ExactCount", "count": 1,
-                              "capacity": {"requests": {"capacity-0": request_qty}}}}]}}})
+    slc: Any = build_object(
+        {
+            "kind": "ResourceSlice",
+            "apiVersion": "resource.k8s.io/v1",
+            "metadata": {"name": "slice-1"},
+            "spec": {
+                "driver": "driver-a",
+                "nodeName": "node-1",
+                "pool": {"name": "pool-1", "generation": 1, "resourceSliceCount": 1},
+                "devices": [
+                    {
+                        "name": "device-1",
+                        "allowMultipleAllocations": True,
+                        "capacity": {"capacity-0": {"value": "4", "requestPolicy": policy}},
+                    }
+                ],
+            },
+        }
+    )
+    claim: Any = build_object(
+        {
+            "kind": "ResourceClaim",
+            "apiVersion": "resource.k8s.io/v1",
+            "metadata": {"name": "claim-0"},
+            "spec": {
+                "devices": {
+                    "requests": [
+                        {
+                            "name": "req-0",
+                            "exactly": {
+                                "deviceClassName": "class-a",
+                                "allocationMode": "ExactCount",
+                                "count": 1,
+                                "capacity": {"requests": {"capacity-0": request_qty}},
+                            },
+                        }
+                    ]
+                }
+            },
+        }
+    )
     node: Any = build_object({"kind": "Node", "apiVersion": "v1", "metadata": {"name": "node-1"}})
-    return allocate(AllocationInputs(node, [cls], [slc], [claim], (), allocated), features,
-                    share_ids=lambda: FIXED_SHARE_ID)
+    return allocate(
+        AllocationInputs(node, [cls], [slc], [claim], (), allocated),
+        features,
+        share_ids=lambda: FIXED_SHARE_ID,
+    )
 
 
 def test_multi_allocatable_device_with_some_remaining_capacity() -> None:

@@ -18,12 +18,18 @@ def _suite(tmp_path: Path, with_shared: bool, ci: bool = False) -> subprocess.Co
     shutil.copy(CONFTEST, repo / "tests" / "conftest.py")
     (repo / "tests" / "test_profile.py").write_text(
         "from hypothesis import settings\n\n"
-        "def test_profile():\n    print('derandomize', settings.default.derandomize)\n")
+        "def test_profile():\n    print('derandomize', settings.default.derandomize)\n"
+    )
     if with_shared:
         (tmp_path / "shared").mkdir()
-    return subprocess.run([sys.executable, "-m", "pytest", "tests", "-q", "-s", "-p", "no:cacheprovider"],
-                          cwd=repo, capture_output=True, text=True, timeout=120,
-                          env={**{k: v for k, v in os.environ.items() if k != "CI"}, **({"CI": "true"} if ci else {})})
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "tests", "-q", "-s", "-p", "no:cacheprovider"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**{k: v for k, v in os.environ.items() if k != "CI"}, **({"CI": "true"} if ci else {})},
+    )
 
 
 def test_a_missing_shared_checkout_fails_the_run(tmp_path: Path) -> None:

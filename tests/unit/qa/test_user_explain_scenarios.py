@@ -17,7 +17,9 @@ metadata: {name: dev}
 spec: {selectors: [{cel: {expression: 'device.driver == "d.example.com"'}}]}
 """
 
-_WORLD = _CLASS + """---
+_WORLD = (
+    _CLASS
+    + """---
 apiVersion: v1
 kind: Node
 metadata: {name: n1, labels: {zone: a}}
@@ -62,6 +64,7 @@ kind: ResourceClaim
 metadata: {name: c1, namespace: default}
 spec: {devices: {requests: [{name: r, exactly: {deviceClassName: dev}}]}}
 """
+)
 
 
 def _pod(name: str, claim: str, extra: str = "") -> str:
@@ -100,8 +103,10 @@ def test_node_filters_cordon_taint_and_network_pool(run_cli: Any, tmp_path: Path
 
 
 def test_tolerations_and_node_selector(run_cli: Any, tmp_path: Path) -> None:
-    extra = ("  tolerations: [{key: k, operator: Equal, value: v, effect: NoSchedule}]\n"
-             "  nodeSelector: {zone: a}\n")
+    extra = (
+        "  tolerations: [{key: k, operator: Equal, value: v, effect: NoSchedule}]\n"
+        "  nodeSelector: {zone: a}\n"
+    )
     _, doc = _explain(run_cli, tmp_path, _WORLD + _pod("p", "c1", extra), "--pod", "p")
     nodes = _nodes(doc)
     assert {n for n, v in nodes.items() if v["status"] == "allocated"} == {"n2", "n4"}
@@ -115,14 +120,16 @@ def test_unschedulable_toleration_lets_pod_onto_cordoned_node(run_cli: Any, tmp_
 
 
 def test_required_node_affinity_gt_and_match_fields(run_cli: Any, tmp_path: Path) -> None:
-    extra = ("  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: ["
-             "{matchExpressions: [{key: gen, operator: Gt, values: ['4']}]}, "
-             "{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]}}}\n")
+    extra = (
+        "  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: ["
+        "{matchExpressions: [{key: gen, operator: Gt, values: ['4']}]}, "
+        "{matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]}}}\n"
+    )
     _, doc = _explain(run_cli, tmp_path, _WORLD + _pod("p", "c1", extra), "--pod", "p")
     nodes = _nodes(doc)
     assert nodes["n3"]["status"] == "allocated"
-    assert nodes["n4"]["status"] == "filtered"   # gen 3 is not > 4
-    assert nodes["n1"]["status"] == "filtered"   # matched by name, but cordoned
+    assert nodes["n4"]["status"] == "filtered"  # gen 3 is not > 4
+    assert nodes["n1"]["status"] == "filtered"  # matched by name, but cordoned
 
 
 def test_reserved_for_full_is_a_scheduler_error(run_cli: Any, tmp_path: Path) -> None:
@@ -145,7 +152,9 @@ status:
     assert any("256" in b for b in doc["blockers"]) and "256" in doc["summary"]["message"]
 
 
-_TWO = _CLASS + """---
+_TWO = (
+    _CLASS
+    + """---
 apiVersion: v1
 kind: Node
 metadata: {name: n5}
@@ -165,6 +174,7 @@ kind: ResourceClaim
 metadata: {name: two, namespace: default}
 spec: {devices: {requests: [{name: r, exactly: {deviceClassName: dev, count: 2}}]}}
 """
+)
 
 
 def test_too_few_devices_is_not_explained_as_competition(run_cli: Any, tmp_path: Path) -> None:
@@ -177,7 +187,9 @@ def test_too_few_devices_is_not_explained_as_competition(run_cli: Any, tmp_path:
 
 
 def test_constraint_funnel_does_not_reject_the_chosen_devices(run_cli: Any, tmp_path: Path) -> None:
-    world = _CLASS + """---
+    world = (
+        _CLASS
+        + """---
 apiVersion: v1
 kind: Node
 metadata: {name: n3}
@@ -209,6 +221,7 @@ metadata: {name: m, namespace: default}
 spec: {devices: {requests: [{name: r, exactly: {deviceClassName: dev, count: 2}}],
        constraints: [{matchAttribute: d.example.com/rack}]}}
 """
+    )
     code, doc = _explain(run_cli, tmp_path, world, "--claim", "m")
     assert code == 0
     funnel = doc["nodes"][0]["funnel"][0]

@@ -28,7 +28,9 @@ def _eval(run_cli: Any, tmp_path: Path, expr: str) -> tuple[int, dict[str, Any]]
     return result.exit_code, json.loads(result.stdout)["items"][0]
 
 
-def test_invalid_version_attribute_fails_every_expression_on_that_device(run_cli: Any, tmp_path: Path) -> None:
+def test_invalid_version_attribute_fails_every_expression_on_that_device(
+    run_cli: Any, tmp_path: Path
+) -> None:
     # Kubernetes converts all attributes of a device before evaluating, so a non-semver version
     # attribute is a runtime error even for an expression that does not read it.
     _, doc = _eval(run_cli, tmp_path, 'device.driver == "x.com"')
@@ -42,8 +44,9 @@ def test_missing_attribute_is_no_such_key_and_typo_reported(run_cli: Any, tmp_pa
     assert code == 1
     by_name = {r["device"]: r for r in doc["results"]}
     assert by_name["c"]["error"] == "no such key: vv"
-    assert {"kind": "attributes", "name": "x.com/vv", "presentOn": 0, "devices": 3}.items() <= \
-        doc["references"][0].items()
+    assert {"kind": "attributes", "name": "x.com/vv", "presentOn": 0, "devices": 3}.items() <= doc[
+        "references"
+    ][0].items()
 
 
 def test_unknown_domain_is_an_empty_map(run_cli: Any, tmp_path: Path) -> None:

@@ -18,8 +18,15 @@ ROWS = [["gpu-0", "ok", "short"], ["gpu-10", "error", LONG]]
 
 
 def _console(terminal: bool, width: int = 60) -> Console:
-    return Console(file=io.StringIO(), width=width, markup=False, emoji=False, highlight=False,
-                   color_system=None, force_terminal=terminal)
+    return Console(
+        file=io.StringIO(),
+        width=width,
+        markup=False,
+        emoji=False,
+        highlight=False,
+        color_system=None,
+        force_terminal=terminal,
+    )
 
 
 def _out(console: Console) -> str:
@@ -29,9 +36,7 @@ def _out(console: Console) -> str:
 def test_piped_rows_are_whole_lines_whatever_the_width() -> None:
     con = _console(terminal=False, width=20)
     write_rows(con, HEADERS, ROWS)
-    assert _out(con) == ("NAME     STATUS   MESSAGE\n"
-                         "gpu-0    ok       short\n"
-                         f"gpu-10   error    {LONG}\n")
+    assert _out(con) == (f"NAME     STATUS   MESSAGE\ngpu-0    ok       short\ngpu-10   error    {LONG}\n")
 
 
 def test_a_terminal_folds_long_cells_to_its_width() -> None:

@@ -34,10 +34,28 @@ from dractl.render.sanitize import (
 from dractl.validate.findings import Finding, Severity
 from dractl.validate.report import ObjectResult, ValidationReport
 
-HOSTILE = ["\x1b[31mred\x1b[0m", "\x9b2J", "a\nb", "cr\rlf", "\u202eevil", "\ud800", "\x00nul", "\x7f",
-           "tab\there", "::error file=x::pwned", "%0A", "\u2028", "\ufeff", "\U000e0041", "\ufffe", "ok é 中"]
+HOSTILE = [
+    "\x1b[31mred\x1b[0m",
+    "\x9b2J",
+    "a\nb",
+    "cr\rlf",
+    "\u202eevil",
+    "\ud800",
+    "\x00nul",
+    "\x7f",
+    "tab\there",
+    "::error file=x::pwned",
+    "%0A",
+    "\u2028",
+    "\ufeff",
+    "\U000e0041",
+    "\ufffe",
+    "ok é 中",
+]
 # A terminal or an XML parser must never see these raw.
-RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+RAW = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff\ufffe\uffff]"
+)
 
 
 def test_unsafe_set_covers_every_control_format_and_separator_character() -> None:
@@ -75,8 +93,13 @@ def test_cel_snippet_newlines_survive_but_no_other() -> None:
         assert not line.lstrip().startswith("::")
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
-                    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(), c, max_size=4), max_leaves=20))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(), c, max_size=4),
+        max_leaves=20,
+    )
+)
 def test_json_and_yaml_stay_exact_and_terminal_safe(doc: object) -> None:
     j = dumps_json(doc)
     assert json.loads(j) == doc
@@ -116,10 +139,27 @@ def hostile_report() -> ValidationReport:
     findings, objects = [], []
     for i, s in enumerate(HOSTILE):
         file = f"dir/{s}.yaml"
-        findings.append(Finding(Severity.ERROR if i % 2 else Severity.WARNING, f"RULE-{s}", f"bad {s} value",
-                                f"spec.{s}", None, file, 0, i + 1, 1, f"Kind{s}", f"name{s}", f"ns{s}"))
-        objects.append(ObjectResult(file, 0, f"api/{s}", f"Kind{s}", f"name{s}", f"ns{s}", errors=i % 2,
-                                    warnings=1 - i % 2))
+        findings.append(
+            Finding(
+                Severity.ERROR if i % 2 else Severity.WARNING,
+                f"RULE-{s}",
+                f"bad {s} value",
+                f"spec.{s}",
+                None,
+                file,
+                0,
+                i + 1,
+                1,
+                f"Kind{s}",
+                f"name{s}",
+                f"ns{s}",
+            )
+        )
+        objects.append(
+            ObjectResult(
+                file, 0, f"api/{s}", f"Kind{s}", f"name{s}", f"ns{s}", errors=i % 2, warnings=1 - i % 2
+            )
+        )
         objects.append(ObjectResult(file, 1, "v1", f"Skipped{s}", "x", checked=False))
     errors = tuple(InputError(f"cannot parse {s}", SourcePos(f"in/{s}.yaml", 1, 1)) for s in HOSTILE)
     return ValidationReport.build("1.37", findings, objects, errors, [o.file for o in objects], {})

@@ -26,22 +26,54 @@ RULES = {"SCHEMA-UNKNOWN-FIELD": "Unknown field.", "API-VERSION-DEPRECATED": "De
 
 def report(input_errors: tuple[InputError, ...] = ()) -> ValidationReport:
     findings = [
-        Finding(Severity.ERROR, "SCHEMA-UNKNOWN-FIELD", 'unknown field "spec.a,b"', "spec.a,b", None,
-                "dir/c.yaml", 1, 12, 9, "ResourceClaim", "c", "ns"),
-        Finding(Severity.WARNING, "API-VERSION-DEPRECATED", "resource.k8s.io/v1beta1 DeviceClass is deprecated "
-                "in v1.35+, unavailable in v1.38+", "apiVersion", None, "dir/c.yaml", 0, 1, 1, "DeviceClass", "g"),
+        Finding(
+            Severity.ERROR,
+            "SCHEMA-UNKNOWN-FIELD",
+            'unknown field "spec.a,b"',
+            "spec.a,b",
+            None,
+            "dir/c.yaml",
+            1,
+            12,
+            9,
+            "ResourceClaim",
+            "c",
+            "ns",
+        ),
+        Finding(
+            Severity.WARNING,
+            "API-VERSION-DEPRECATED",
+            "resource.k8s.io/v1beta1 DeviceClass is deprecated in v1.35+, unavailable in v1.38+",
+            "apiVersion",
+            None,
+            "dir/c.yaml",
+            0,
+            1,
+            1,
+            "DeviceClass",
+            "g",
+        ),
         Finding(Severity.ERROR, "SCHEMA-NO-KIND", "kind not set\n100% sure", "kind", "Required", "x.yaml", 0),
     ]
-    objects = [ObjectResult("dir/c.yaml", 0, "resource.k8s.io/v1beta1", "DeviceClass", "g", warnings=1),
-               ObjectResult("dir/c.yaml", 1, "resource.k8s.io/v1", "ResourceClaim", "c", "ns", errors=1),
-               ObjectResult("dir/c.yaml", 2, "v1", "Namespace", "ns", checked=False),
-               ObjectResult("x.yaml", 0, "", "", errors=1)]
+    objects = [
+        ObjectResult("dir/c.yaml", 0, "resource.k8s.io/v1beta1", "DeviceClass", "g", warnings=1),
+        ObjectResult("dir/c.yaml", 1, "resource.k8s.io/v1", "ResourceClaim", "c", "ns", errors=1),
+        ObjectResult("dir/c.yaml", 2, "v1", "Namespace", "ns", checked=False),
+        ObjectResult("x.yaml", 0, "", "", errors=1),
+    ]
     return ValidationReport.build("1.37", findings, objects, input_errors, ["dir/c.yaml", "x.yaml"], RULES)
 
 
 def console(terminal: bool = False) -> Console:
-    return Console(file=io.StringIO(), width=100, markup=False, emoji=False, highlight=False, color_system=None,
-                   force_terminal=terminal)
+    return Console(
+        file=io.StringIO(),
+        width=100,
+        markup=False,
+        emoji=False,
+        highlight=False,
+        color_system=None,
+        force_terminal=terminal,
+    )
 
 
 def rendered(fmt: str, rep: ValidationReport | None = None, width: int = 100, terminal: bool = True) -> str:
@@ -60,7 +92,8 @@ def test_table() -> None:
         'dir/c.yaml:12:9   error      SCHEMA-UNKNOWN-FIELD     unknown field "spec.a,b"\n'
         "x.yaml            error      SCHEMA-NO-KIND           kind not set\\n100% sure\n"
         "Validated 3 objects in 2 files against Kubernetes 1.37: 2 errors, 1 warning; skipped 1 object of "
-        "other kinds (Namespace: 1).\n")
+        "other kinds (Namespace: 1).\n"
+    )
 
 
 def test_piped_table_never_wraps_or_cuts() -> None:
@@ -73,7 +106,8 @@ def test_piped_table_never_wraps_or_cuts() -> None:
         'dir/c.yaml:12:9   error      SCHEMA-UNKNOWN-FIELD     unknown field "spec.a,b"\n'
         "x.yaml            error      SCHEMA-NO-KIND           kind not set\\n100% sure\n"
         "Validated 3 objects in 2 files against Kubernetes 1.37: 2 errors, 1 warning; skipped 1 object of "
-        "other kinds (Namespace: 1).\n")
+        "other kinds (Namespace: 1).\n"
+    )
 
 
 def test_no_headers_drops_the_header_row_only() -> None:
@@ -97,15 +131,20 @@ def test_narrow_terminals_get_lines() -> None:
         "dir/c.yaml:1:1: warning API-VERSION-DEPRECATED: apiVersion: resource.k8s.io/v1beta1 DeviceClass is "
         "deprecated in v1.35+, unavailable in v1.38+",
         'dir/c.yaml:12:9: error SCHEMA-UNKNOWN-FIELD: unknown field "spec.a,b"',
-        "x.yaml: error SCHEMA-NO-KIND: kind not set\\n100% sure"]
-    assert 'dir/c.yaml:12:9: error SCHEMA-UNKNOWN-FIELD: ResourceClaim/ns/c: unknown field "spec.a,b"' in \
-        rendered("wide", width=100)
+        "x.yaml: error SCHEMA-NO-KIND: kind not set\\n100% sure",
+    ]
+    assert (
+        'dir/c.yaml:12:9: error SCHEMA-UNKNOWN-FIELD: ResourceClaim/ns/c: unknown field "spec.a,b"'
+        in rendered("wide", width=100)
+    )
 
 
 def test_summary_line_variants() -> None:
     empty = ValidationReport.build("1.35", [], [], [], ["a.yaml"])
-    assert summary_line(empty.to_dict()["summary"]) == \
-        "Validated 0 objects in 1 file against Kubernetes 1.35: no problems found."
+    assert (
+        summary_line(empty.to_dict()["summary"])
+        == "Validated 0 objects in 1 file against Kubernetes 1.35: no problems found."
+    )
     bad = report((InputError("invalid YAML", SourcePos("y.yaml", 0, 2, 3)),))
     assert summary_line(bad.to_dict()["summary"]).endswith("; 1 input could not be read.")
 
@@ -123,17 +162,27 @@ def test_github_annotations_are_escaped() -> None:
         "DeviceClass is deprecated in v1.35+, unavailable in v1.38+\n"
         '::error file=dir/c.yaml,line=12,col=9,title=SCHEMA-UNKNOWN-FIELD::unknown field "spec.a,b"\n'
         "::error file=x.yaml,title=SCHEMA-NO-KIND::kind not set\\n100%25 sure\n"
-        "::error file=t.tmpl,title=INPUT-ERROR::t.tmpl: not YAML\n")
+        "::error file=t.tmpl,title=INPUT-ERROR::t.tmpl: not YAML\n"
+    )
 
 
 def test_junit_one_testcase_per_object() -> None:
     root = ET.fromstring(to_junit(report()))
-    assert root.attrib == {"name": "dractl validate", "tests": "4", "failures": "2", "errors": "0", "skipped": "1"}
+    assert root.attrib == {
+        "name": "dractl validate",
+        "tests": "4",
+        "failures": "2",
+        "errors": "0",
+        "skipped": "1",
+    }
     suites = root.findall("testsuite")
     assert [s.get("name") for s in suites] == ["dir/c.yaml", "x.yaml"]
     cases = suites[0].findall("testcase")
-    assert [c.get("name") for c in cases] == ["DeviceClass g (document 0)", "ResourceClaim ns/c (document 1)",
-                                              "Namespace ns (document 2)"]
+    assert [c.get("name") for c in cases] == [
+        "DeviceClass g (document 0)",
+        "ResourceClaim ns/c (document 1)",
+        "Namespace ns (document 2)",
+    ]
     assert cases[0].find("failure") is None and "API-VERSION-DEPRECATED" in cases[0].findtext("system-out")
     assert cases[1].find("failure").get("type") == "SCHEMA-UNKNOWN-FIELD"
     assert cases[2].find("skipped") is not None
@@ -148,31 +197,83 @@ def test_junit_input_errors_are_error_cases() -> None:
 
 # The parts of the SARIF 2.1.0 schema (sarif-schema-2.1.0.json) that code-scanning services check.
 SARIF_SUBSET = {
-    "type": "object", "required": ["version", "runs"],
+    "type": "object",
+    "required": ["version", "runs"],
     "properties": {
         "version": {"const": "2.1.0"},
-        "runs": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "required": ["tool"],
-            "properties": {
-                "tool": {"type": "object", "required": ["driver"], "properties": {"driver": {
-                    "type": "object", "required": ["name"], "properties": {
-                        "name": {"type": "string"},
-                        "rules": {"type": "array", "items": {
-                            "type": "object", "required": ["id"],
-                            "properties": {"id": {"type": "string"}, "shortDescription": {
-                                "type": "object", "required": ["text"]}}}}}}}},
-                "results": {"type": "array", "items": {
-                    "type": "object", "required": ["message"],
-                    "properties": {
-                        "ruleId": {"type": "string"}, "ruleIndex": {"type": "integer", "minimum": 0},
-                        "level": {"enum": ["none", "note", "warning", "error"]},
-                        "message": {"type": "object", "required": ["text"]},
-                        "locations": {"type": "array", "items": {"type": "object", "properties": {
-                            "physicalLocation": {"type": "object", "required": ["artifactLocation"], "properties": {
-                                "artifactLocation": {"type": "object", "required": ["uri"]},
-                                "region": {"type": "object", "properties": {
-                                    "startLine": {"type": "integer", "minimum": 1},
-                                    "startColumn": {"type": "integer", "minimum": 1}}}}}}}}}}}}}}},
+        "runs": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["tool"],
+                "properties": {
+                    "tool": {
+                        "type": "object",
+                        "required": ["driver"],
+                        "properties": {
+                            "driver": {
+                                "type": "object",
+                                "required": ["name"],
+                                "properties": {
+                                    "name": {"type": "string"},
+                                    "rules": {
+                                        "type": "array",
+                                        "items": {
+                                            "type": "object",
+                                            "required": ["id"],
+                                            "properties": {
+                                                "id": {"type": "string"},
+                                                "shortDescription": {"type": "object", "required": ["text"]},
+                                            },
+                                        },
+                                    },
+                                },
+                            }
+                        },
+                    },
+                    "results": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["message"],
+                            "properties": {
+                                "ruleId": {"type": "string"},
+                                "ruleIndex": {"type": "integer", "minimum": 0},
+                                "level": {"enum": ["none", "note", "warning", "error"]},
+                                "message": {"type": "object", "required": ["text"]},
+                                "locations": {
+                                    "type": "array",
+                                    "items": {
+                                        "type": "object",
+                                        "properties": {
+                                            "physicalLocation": {
+                                                "type": "object",
+                                                "required": ["artifactLocation"],
+                                                "properties": {
+                                                    "artifactLocation": {
+                                                        "type": "object",
+                                                        "required": ["uri"],
+                                                    },
+                                                    "region": {
+                                                        "type": "object",
+                                                        "properties": {
+                                                            "startLine": {"type": "integer", "minimum": 1},
+                                                            "startColumn": {"type": "integer", "minimum": 1},
+                                                        },
+                                                    },
+                                                },
+                                            }
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
 }
 
 

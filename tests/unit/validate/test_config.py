@@ -46,25 +46,32 @@ def test_no_config_and_explicit_config(tmp_path: Path) -> None:
     other = tmp_path / "ci.yaml"
     other.write_text("rules: {only: [RC-*]}\n")
     cfg = config.load(str(other))
-    assert cfg.policy.decide("ADV-CLASS-EXISTS", "x") is not None and cfg.policy.decide("RC-REQ-NAME", "x") is None
+    assert (
+        cfg.policy.decide("ADV-CLASS-EXISTS", "x") is not None
+        and cfg.policy.decide("RC-REQ-NAME", "x") is None
+    )
     with pytest.raises(InputError, match="cannot read config file"):
         config.load(str(tmp_path / "missing.yaml"))
 
 
-@pytest.mark.parametrize("text, field, line, message", [
-    ("kubeVersion: 1.36\nrulez: {}\n", "rulez", 2, "unknown key (did you mean rules?)"),
-    ("rules:\n  disabled: [X]\n", "rules.disabled", 2, "did you mean rules.disable?"),
-    ("rules: [X]\n", "rules", 1, "expected a mapping"),
-    ("rules:\n  disable: [1]\n", "rules.disable", 2, "expected strings"),
-    ("exclude: [{rules: [X]}]\n", "exclude[0]", 1, "expected a mapping with a path"),
-    ("exclude: [{path: a, rule: [X]}]\n", "exclude[0].rule", 1, "unknown key"),
-    ("featureGates: {A: yes please}\n", "featureGates", 1, "true/false"),
-    ("kubeVersion: [1]\n", "kubeVersion", 1, "expected a version"),
-    ("- a\n", None, 1, "must be a mapping"),
-    ("rules: {disable: [\n", None, None, "invalid YAML"),
-])
-def test_bad_config_is_one_line_with_file_line_and_key(tmp_path: Path, text: str, field: str | None,
-                                                       line: int | None, message: str) -> None:
+@pytest.mark.parametrize(
+    "text, field, line, message",
+    [
+        ("kubeVersion: 1.36\nrulez: {}\n", "rulez", 2, "unknown key (did you mean rules?)"),
+        ("rules:\n  disabled: [X]\n", "rules.disabled", 2, "did you mean rules.disable?"),
+        ("rules: [X]\n", "rules", 1, "expected a mapping"),
+        ("rules:\n  disable: [1]\n", "rules.disable", 2, "expected strings"),
+        ("exclude: [{rules: [X]}]\n", "exclude[0]", 1, "expected a mapping with a path"),
+        ("exclude: [{path: a, rule: [X]}]\n", "exclude[0].rule", 1, "unknown key"),
+        ("featureGates: {A: yes please}\n", "featureGates", 1, "true/false"),
+        ("kubeVersion: [1]\n", "kubeVersion", 1, "expected a version"),
+        ("- a\n", None, 1, "must be a mapping"),
+        ("rules: {disable: [\n", None, None, "invalid YAML"),
+    ],
+)
+def test_bad_config_is_one_line_with_file_line_and_key(
+    tmp_path: Path, text: str, field: str | None, line: int | None, message: str
+) -> None:
     path = tmp_path / ".dractl.yaml"
     path.write_text(text)
     with pytest.raises(InputError) as info:
@@ -93,8 +100,10 @@ def test_runtime_precedence_flags_then_config_then_snapshot(tmp_path: Path) -> N
     def beta(runtime: object, version: str) -> Availability:
         return check(version, "ResourceClaim", "1.37", runtime).availability  # type: ignore[arg-type]
 
-    assert beta(config.runtime_for(["resource.k8s.io/v1beta2=true"], cfg, served), "v1beta1") \
+    assert (
+        beta(config.runtime_for(["resource.k8s.io/v1beta2=true"], cfg, served), "v1beta1")
         is Availability.NOT_ENABLED
+    )
     assert beta(config.runtime_for([], cfg, served), "v1beta1") is Availability.DEPRECATED
     assert beta(config.runtime_for([], config.Config(), served), "v1beta2") is Availability.DEPRECATED
     assert beta(config.runtime_for([], config.Config(), None), "v1beta2") is Availability.NOT_ENABLED
@@ -107,7 +116,8 @@ def test_runtime_precedence_flags_then_config_then_snapshot(tmp_path: Path) -> N
 def test_classes_from_reads_only_device_classes(tmp_path: Path) -> None:
     (tmp_path / "chart.yaml").write_text(
         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\n---\n"
-        "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: plugin}\n")
+        "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: plugin}\n"
+    )
     docs, errors = config.class_docs([str(tmp_path)])
     assert [d.raw["metadata"]["name"] for d in docs] == ["gpu.example.com"] and errors == []
     _, errors = config.class_docs([str(tmp_path / "missing.yaml")])

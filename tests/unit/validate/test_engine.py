@@ -35,9 +35,12 @@ class FakeDoc:
         return self.positions.get(path, (None, None))
 
 
-CLAIM = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
-         "metadata": {"name": "c", "namespace": "ns"},
-         "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}}}
+CLAIM = {
+    "apiVersion": "resource.k8s.io/v1",
+    "kind": "ResourceClaim",
+    "metadata": {"name": "c", "namespace": "ns"},
+    "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu"}}]}},
+}
 
 
 def run(*raws: dict[str, Any], **opts: Any) -> tuple[list[Finding], Any]:
@@ -59,29 +62,37 @@ def test_valid_claim() -> None:
 
 
 def test_identity_and_positions_are_filled_in(tmp_path: Path) -> None:
-    (tmp_path / "c.yaml").write_text("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n"
-                                     "  name: c\n  namespace: ns\nspec:\n  devices:\n    requests:\n"
-                                     "    - name: gpu\n      exactly:\n        deviceClassName: gpu\n"
-                                     "        colour: red\n")
+    (tmp_path / "c.yaml").write_text(
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n"
+        "  name: c\n  namespace: ns\nspec:\n  devices:\n    requests:\n"
+        "    - name: gpu\n      exactly:\n        deviceClassName: gpu\n"
+        "        colour: red\n"
+    )
     loaded = load_paths([str(tmp_path / "c.yaml")])
     report = engine.validate_docs(loaded.docs, ValidateOptions(semantic=False))
     (f,) = report.findings
     assert (f.file, f.document, f.line, f.column) == (str(tmp_path / "c.yaml"), 0, 12, 9)
     assert (f.kind, f.name, f.namespace) == ("ResourceClaim", "c", "ns")
-    assert f.one_line().endswith('12:9: spec.devices.requests[0].exactly.colour: unknown field '
-                                 '"spec.devices.requests[0].exactly.colour"')
+    assert f.one_line().endswith(
+        "12:9: spec.devices.requests[0].exactly.colour: unknown field "
+        '"spec.devices.requests[0].exactly.colour"'
+    )
 
 
 def test_missing_path_position_falls_back_to_nearest_ancestor() -> None:
-    doc = FakeDoc({**CLAIM, "spec": {"devices": {"requests": [{"exactly": {"deviceClassName": "g"}}]}}},
-                  positions={"spec.devices.requests[0]": (9, 7)})
+    doc = FakeDoc(
+        {**CLAIM, "spec": {"devices": {"requests": [{"exactly": {"deviceClassName": "g"}}]}}},
+        positions={"spec.devices.requests[0]": (9, 7)},
+    )
     report = engine.validate_docs([doc], ValidateOptions(semantic=False))
     (f,) = report.findings
     assert (f.rule, f.path, f.line, f.column) == ("SCHEMA-REQUIRED", "spec.devices.requests[0].name", 9, 7)
 
 
 def test_missing_type_meta_with_case_hint() -> None:
-    doc = FakeDoc({"apiversion": "resource.k8s.io/v1", "kind": "ResourceClaim"}, positions={"apiversion": (3, 1)})
+    doc = FakeDoc(
+        {"apiversion": "resource.k8s.io/v1", "kind": "ResourceClaim"}, positions={"apiversion": (3, 1)}
+    )
     found = list(engine.validate_docs([doc], ValidateOptions()).findings)
     assert rules(found) == [("SCHEMA-NO-APIVERSION", "error", "apiVersion")]
     assert found[0].message == 'apiVersion not set (found "apiversion": field names are case-sensitive)'
@@ -90,7 +101,10 @@ def test_missing_type_meta_with_case_hint() -> None:
 
 def test_missing_both_without_hint() -> None:
     found, report = run({"spec": {}})
-    assert rules(found) == [("SCHEMA-NO-APIVERSION", "error", "apiVersion"), ("SCHEMA-NO-KIND", "error", "kind")]
+    assert rules(found) == [
+        ("SCHEMA-NO-APIVERSION", "error", "apiVersion"),
+        ("SCHEMA-NO-KIND", "error", "kind"),
+    ]
     assert found[0].message == "apiVersion not set"
     assert report.objects[0].checked
 
@@ -101,8 +115,11 @@ def test_non_string_kind_is_a_type_error() -> None:
 
 
 def test_other_kinds_are_skipped_and_counted() -> None:
-    found, report = run({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x", "bogus": 1}},
-                        {"apiVersion": "v1", "kind": "ConfigMap", "data": {"nonsense": True}}, CLAIM)
+    found, report = run(
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x", "bogus": 1}},
+        {"apiVersion": "v1", "kind": "ConfigMap", "data": {"nonsense": True}},
+        CLAIM,
+    )
     assert found == []
     assert dict(report.summary.skipped) == {"Namespace": 1, "ConfigMap": 1}
     assert report.summary.objects == 1
@@ -115,62 +132,103 @@ def test_workloads_are_checked_through_their_pod_templates() -> None:
 
 
 def test_pods_are_checked_only_where_dractl_reads() -> None:
-    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
-           "spec": {"restartPolicy": "Never", "whatever": 1,
-                    "resourceClaims": [{"name": "a", "resourceClaimName": "c", "extra": 1},
-                                       {"name": "b", "source": {"resourceClaimTemplateName": "t"}}],
-                    "containers": [{"name": "m", "image": "i", "resources": {"claims": [{"name": "a", "x": 1}]}}]}}
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "p"},
+        "spec": {
+            "restartPolicy": "Never",
+            "whatever": 1,
+            "resourceClaims": [
+                {"name": "a", "resourceClaimName": "c", "extra": 1},
+                {"name": "b", "source": {"resourceClaimTemplateName": "t"}},
+            ],
+            "containers": [{"name": "m", "image": "i", "resources": {"claims": [{"name": "a", "x": 1}]}}],
+        },
+    }
     found, _ = run(pod)
-    assert sorted(rules(found)) == [("POD-CLAIM-SOURCE", "error", "spec.resourceClaims[1].source"),
-                                    ("SCHEMA-UNKNOWN-FIELD", "error", "spec.containers[0].resources.claims[0].x"),
-                                    ("SCHEMA-UNKNOWN-FIELD", "error", "spec.resourceClaims[0].extra")]
+    assert sorted(rules(found)) == [
+        ("POD-CLAIM-SOURCE", "error", "spec.resourceClaims[1].source"),
+        ("SCHEMA-UNKNOWN-FIELD", "error", "spec.containers[0].resources.claims[0].x"),
+        ("SCHEMA-UNKNOWN-FIELD", "error", "spec.resourceClaims[0].extra"),
+    ]
     lenient, _ = run(pod, lenient=True)
-    assert {f.rule: f.severity.value for f in lenient} == {"POD-CLAIM-SOURCE": "error",
-                                                           "SCHEMA-UNKNOWN-FIELD": "warning"}
+    assert {f.rule: f.severity.value for f in lenient} == {
+        "POD-CLAIM-SOURCE": "error",
+        "SCHEMA-UNKNOWN-FIELD": "warning",
+    }
 
 
 BETAS = RuntimeConfig.parse("resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true")
 
 
 def test_deprecated_version_is_a_warning_and_still_checked() -> None:
-    beta = {**CLAIM, "apiVersion": "resource.k8s.io/v1beta1",
-            "spec": {"devices": {"requests": [{"name": "gpu", "deviceClassName": "gpu", "bogus": 1}]}}}
+    beta = {
+        **CLAIM,
+        "apiVersion": "resource.k8s.io/v1beta1",
+        "spec": {"devices": {"requests": [{"name": "gpu", "deviceClassName": "gpu", "bogus": 1}]}},
+    }
     found, _ = run(beta, runtime=BETAS)
-    assert rules(found) == [("API-VERSION-DEPRECATED", "warning", "apiVersion"),
-                            ("SCHEMA-UNKNOWN-FIELD", "error", "spec.devices.requests[0].bogus")]
-    assert found[0].message == "resource.k8s.io/v1beta1 ResourceClaim is deprecated in v1.35+, unavailable in v1.38+"
+    assert rules(found) == [
+        ("API-VERSION-DEPRECATED", "warning", "apiVersion"),
+        ("SCHEMA-UNKNOWN-FIELD", "error", "spec.devices.requests[0].bogus"),
+    ]
+    assert (
+        found[0].message
+        == "resource.k8s.io/v1beta1 ResourceClaim is deprecated in v1.35+, unavailable in v1.38+"
+    )
     ok, _ = run({**beta, "spec": {}}, kube_version="1.34", runtime=BETAS)
     assert ok == []
 
 
 def test_beta_version_not_served_by_default_is_an_error_and_still_checked() -> None:
-    beta = {"apiVersion": "resource.k8s.io/v1beta2", "kind": "DeviceClass", "metadata": {"name": "gpu"},
-            "spec": {"selectors": [{"cel": {"expression": "true"}}], "bogus": 1}}
+    beta = {
+        "apiVersion": "resource.k8s.io/v1beta2",
+        "kind": "DeviceClass",
+        "metadata": {"name": "gpu"},
+        "spec": {"selectors": [{"cel": {"expression": "true"}}], "bogus": 1},
+    }
     found, report = run(beta)
-    assert rules(found) == [("API-VERSION-NOT-ENABLED", "error", "apiVersion"),
-                            ("SCHEMA-UNKNOWN-FIELD", "error", "spec.bogus")]
+    assert rules(found) == [
+        ("API-VERSION-NOT-ENABLED", "error", "apiVersion"),
+        ("SCHEMA-UNKNOWN-FIELD", "error", "spec.bogus"),
+    ]
     assert "not served by a default Kubernetes v1.37 API server" in found[0].message
-    assert found[0].message.endswith("; use resource.k8s.io/v1, or --runtime-config resource.k8s.io/v1beta2=true "
-                                     "if your cluster enables it")
+    assert found[0].message.endswith(
+        "; use resource.k8s.io/v1, or --runtime-config resource.k8s.io/v1beta2=true "
+        "if your cluster enables it"
+    )
     assert report.exit_code == 1
     enabled, _ = run(beta, runtime=RuntimeConfig.parse("resource.k8s.io/v1beta2=true"))
-    assert rules(enabled) == [("API-VERSION-DEPRECATED", "warning", "apiVersion"),
-                              ("SCHEMA-UNKNOWN-FIELD", "error", "spec.bogus")]
+    assert rules(enabled) == [
+        ("API-VERSION-DEPRECATED", "warning", "apiVersion"),
+        ("SCHEMA-UNKNOWN-FIELD", "error", "spec.bogus"),
+    ]
 
 
 def test_not_served_version_is_an_error_without_schema_findings() -> None:
-    old = {"apiVersion": "resource.k8s.io/v1alpha2", "kind": "ResourceClaim", "spec": {"resourceClassName": "x"}}
+    old = {
+        "apiVersion": "resource.k8s.io/v1alpha2",
+        "kind": "ResourceClaim",
+        "spec": {"resourceClassName": "x"},
+    }
     found, report = run(old)
     assert rules(found) == [("API-VERSION-NOT-SERVED", "error", "apiVersion")]
     assert report.exit_code == 1
 
 
 def test_alpha_version_is_an_error_and_still_checked() -> None:
-    rule = {"apiVersion": "resource.k8s.io/v1alpha3", "kind": "DeviceTaintRule", "metadata": {"name": "r"},
-            "spec": {"selector": {}, "taint": {"key": "k", "effect": "NoSchedule"}}}
+    rule = {
+        "apiVersion": "resource.k8s.io/v1alpha3",
+        "kind": "DeviceTaintRule",
+        "metadata": {"name": "r"},
+        "spec": {"selector": {}, "taint": {"key": "k", "effect": "NoSchedule"}},
+    }
     found, _ = run(rule)
-    assert rules(found) == [("API-VERSION-ALPHA", "error", "apiVersion"),
-                            ("SCHEMA-UNKNOWN-FIELD", "error", "spec.selector")]
+    assert rules(found) == [
+        ("API-VERSION-ALPHA", "error", "apiVersion"),
+        ("SCHEMA-UNKNOWN-FIELD", "error", "spec.selector"),
+    ]
 
 
 def test_unknown_kind_in_the_group() -> None:
@@ -182,7 +240,12 @@ def test_duplicate_keys() -> None:
     doc = FakeDoc(copy.deepcopy(CLAIM), duplicate_keys=(("spec.devices", 7, 3),))
     (f,) = engine.validate_docs([doc], ValidateOptions(semantic=False)).findings
     assert (f.rule, f.severity, f.line, f.column, f.message) == (
-        "SCHEMA-DUPLICATE-FIELD", Severity.ERROR, 7, 3, 'duplicate field "spec.devices"')
+        "SCHEMA-DUPLICATE-FIELD",
+        Severity.ERROR,
+        7,
+        3,
+        'duplicate field "spec.devices"',
+    )
     (w,) = engine.validate_docs([doc], ValidateOptions(semantic=False, lenient=True)).findings
     assert w.severity is Severity.WARNING
 
@@ -192,14 +255,18 @@ def test_semantic_rules_run_only_after_decoding_succeeds(monkeypatch: pytest.Mon
 
     def fake(raw: dict[str, Any], opts: ValidateOptions) -> list[Finding]:
         calls.append(raw)
-        return [Finding(Severity.ERROR, "RC-X", "Invalid value", "spec.devices.requests[0].name", "Invalid"),
-                Finding(Severity.ERROR, "RC-REQ", "Required value", "spec.devices.requests[1].name", "Required")]
+        return [
+            Finding(Severity.ERROR, "RC-X", "Invalid value", "spec.devices.requests[0].name", "Invalid"),
+            Finding(Severity.ERROR, "RC-REQ", "Required value", "spec.devices.requests[1].name", "Required"),
+        ]
 
     monkeypatch.setattr("dractl.validate.rules.check_object", fake)
     doc = FakeDoc(copy.deepcopy(CLAIM), positions={"spec.devices.requests[0].name": (9, 7)})
     found = engine.validate_docs([doc], ValidateOptions()).findings
     assert [(f.rule, f.line, f.kind, f.name, f.namespace) for f in found] == [
-        ("RC-REQ", None, "ResourceClaim", "c", "ns"), ("RC-X", 9, "ResourceClaim", "c", "ns")]
+        ("RC-REQ", None, "ResourceClaim", "c", "ns"),
+        ("RC-X", 9, "ResourceClaim", "c", "ns"),
+    ]
     # A schema Required on the same path is not repeated; a decode error stops semantic checks.
     missing = copy.deepcopy(CLAIM)
     missing["spec"]["devices"]["requests"].append({"exactly": {"deviceClassName": "g"}})
@@ -227,12 +294,20 @@ def test_report_exit_codes_and_order() -> None:
 
 
 def test_to_dict_matches_the_published_output_schema() -> None:
-    _, report = run(CLAIM, {"apiVersion": "v1", "kind": "Namespace"}, {"kind": "X"},
-                    {**CLAIM, "apiVersion": "resource.k8s.io/v1beta2", "spec": {"x": 1}}, runtime=BETAS)
+    _, report = run(
+        CLAIM,
+        {"apiVersion": "v1", "kind": "Namespace"},
+        {"kind": "X"},
+        {**CLAIM, "apiVersion": "resource.k8s.io/v1beta2", "spec": {"x": 1}},
+        runtime=BETAS,
+    )
     doc = report.to_dict()
     Draft202012Validator(json.loads(OUTPUT_SCHEMA.read_text())).validate(doc)
-    assert doc["summary"]["findingsByRule"] == {"API-VERSION-DEPRECATED": 1, "SCHEMA-NO-APIVERSION": 1,
-                                                "SCHEMA-UNKNOWN-FIELD": 1}
+    assert doc["summary"]["findingsByRule"] == {
+        "API-VERSION-DEPRECATED": 1,
+        "SCHEMA-NO-APIVERSION": 1,
+        "SCHEMA-UNKNOWN-FIELD": 1,
+    }
     assert report.rule_description("SCHEMA-UNKNOWN-FIELD").startswith("A field the API version")
 
 
@@ -241,7 +316,9 @@ def test_explain_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "dractl.validate.catalog", None)  # as if the catalog were absent
     assert engine.explain_rule("schema-unknown-field").startswith("SCHEMA-UNKNOWN-FIELD: A field")
     catalog = types.ModuleType("dractl.validate.catalog")
-    catalog.explain = lambda rule: "RS-POOL-COUNT: pool.resourceSliceCount > 0" if rule == "RS-POOL-COUNT" else None
+    catalog.explain = lambda rule: (
+        "RS-POOL-COUNT: pool.resourceSliceCount > 0" if rule == "RS-POOL-COUNT" else None
+    )
     monkeypatch.setitem(sys.modules, "dractl.validate.catalog", catalog)
     assert engine.explain_rule("RS-POOL-COUNT") == "RS-POOL-COUNT: pool.resourceSliceCount > 0"
     assert engine.explain_rule("NOPE") is None
@@ -251,8 +328,11 @@ def test_dra_kind_in_the_wrong_group_is_not_skipped() -> None:
     found, report = run({**CLAIM, "apiVersion": "v1"}, {**CLAIM, "apiVersion": "resource.k8s.io"})
     assert [(f.rule, f.message) for f in found] == [
         ("API-UNKNOWN-KIND", 'no matches for kind "ResourceClaim" in version "v1"; use resource.k8s.io/v1'),
-        ("API-UNKNOWN-KIND", 'no matches for kind "ResourceClaim" in version "resource.k8s.io"; '
-                             "use resource.k8s.io/v1")]
+        (
+            "API-UNKNOWN-KIND",
+            'no matches for kind "ResourceClaim" in version "resource.k8s.io"; use resource.k8s.io/v1',
+        ),
+    ]
     assert report.summary.skipped_total == 0
 
 
@@ -260,4 +340,5 @@ def test_kind_in_the_wrong_case_gets_a_hint() -> None:
     found, _ = run({**CLAIM, "kind": "resourceclaim"})
     assert [f.message for f in found] == [
         'no matches for kind "resourceclaim" in version "resource.k8s.io/v1" (did you mean "ResourceClaim"? '
-        "kinds are case-sensitive)"]
+        "kinds are case-sensitive)"
+    ]

@@ -16,14 +16,38 @@ from dractl.validate.findings import ERROR_TYPES, Severity
 from dractl.validate.options import ValidateOptions
 
 RULE = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$")
-scalars = st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70) | \
-    st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12)
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) |
-                      st.dictionaries(st.text(max_size=10), inner, max_size=4), max_leaves=25)
-KINDS = ["ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule",
-         "ResourcePoolStatusRequest", "Pod", "Namespace", "ResourceClass"]
-VERSIONS = ["resource.k8s.io/v1", "resource.k8s.io/v1beta1", "resource.k8s.io/v1beta2",
-            "resource.k8s.io/v1alpha3", "resource.k8s.io/v1alpha2", "v1", "apps/v1"]
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=25,
+)
+KINDS = [
+    "ResourceSlice",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "DeviceClass",
+    "DeviceTaintRule",
+    "ResourcePoolStatusRequest",
+    "Pod",
+    "Namespace",
+    "ResourceClass",
+]
+VERSIONS = [
+    "resource.k8s.io/v1",
+    "resource.k8s.io/v1beta1",
+    "resource.k8s.io/v1beta2",
+    "resource.k8s.io/v1alpha3",
+    "resource.k8s.io/v1alpha2",
+    "v1",
+    "apps/v1",
+]
 FIELDS = ["spec", "status", "metadata", "devices", "pool", "requests", "exactly", "capacity", "selectors"]
 
 
@@ -39,7 +63,9 @@ class Doc:
 
 @st.composite
 def documents(draw: st.DrawFn) -> dict[str, Any]:
-    raw: dict[str, Any] = draw(st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=6), values, max_size=4))
+    raw: dict[str, Any] = draw(
+        st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=6), values, max_size=4)
+    )
     if draw(st.booleans()):
         raw["apiVersion"] = draw(st.sampled_from(VERSIONS) | scalars)
     if draw(st.booleans()):
@@ -51,7 +77,9 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
 @given(documents(), st.sampled_from(["1.34", "1.35", "1.36", "1.37"]), st.booleans(), st.booleans())
 def test_engine_never_raises(raw: dict[str, Any], kube: str, lenient: bool, status: bool) -> None:
     before = copy.deepcopy(raw)
-    result, findings = engine.check_doc(Doc(raw), ValidateOptions(kube_version=kube, lenient=lenient, status=status))
+    result, findings = engine.check_doc(
+        Doc(raw), ValidateOptions(kube_version=kube, lenient=lenient, status=status)
+    )
     assert raw == before
     assert result.errors == sum(f.severity is Severity.ERROR for f in findings)
     for f in findings:

@@ -308,7 +308,6 @@ def test_findings_are_sorted_and_stable(tmp_path: Path) -> None:
     assert first == sorted(first, key=Finding.sort_key)
 
 
-
 def test_shared_parent_uuid_is_not_a_duplicate(tmp_path: Path) -> None:
     # Every MIG device of one GPU carries its parent's UUID: a reference, not an identity.
     migs = [gpu("mig-0", uuid="MIG-0", parentUUID="GPU-0"), gpu("mig-1", uuid="MIG-1", parentUUID="GPU-0")]

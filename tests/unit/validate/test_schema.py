@@ -13,20 +13,33 @@ from dractl.validate.schema import check_schema, k8s_path, load_schema
 
 
 def slice_v1(**spec: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"driver": "gpu.example.com", "nodeName": "node-1",
-                            "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
-                            "devices": [{"name": "gpu-0", "capacity": {"memory": {"value": "40Gi"}}}]}
+    base: dict[str, Any] = {
+        "driver": "gpu.example.com",
+        "nodeName": "node-1",
+        "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
+        "devices": [{"name": "gpu-0", "capacity": {"memory": {"value": "40Gi"}}}],
+    }
     base.update(spec)
-    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"}, "spec": base}
+    return {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": "s"},
+        "spec": base,
+    }
 
 
 def claim_v1(request: dict[str, Any]) -> dict[str, Any]:
-    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
-            "metadata": {"name": "c", "namespace": "default"},
-            "spec": {"devices": {"requests": [{"name": "gpu", **request}]}}}
+    return {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaim",
+        "metadata": {"name": "c", "namespace": "default"},
+        "spec": {"devices": {"requests": [{"name": "gpu", **request}]}},
+    }
 
 
-def findings(raw: dict[str, Any], kind: str = "ResourceSlice", version: str = "v1", **opts: Any) -> list[tuple]:
+def findings(
+    raw: dict[str, Any], kind: str = "ResourceSlice", version: str = "v1", **opts: Any
+) -> list[tuple]:
     before = copy.deepcopy(raw)
     out = check_schema(raw, kind, version, ValidateOptions(**opts))
     assert raw == before, "the object must not be mutated"
@@ -43,45 +56,75 @@ def test_valid_claim_has_no_findings() -> None:
 
 
 CASES = [
-    ("unknown-field-in-map-value",
-     slice_v1(devices=[{"name": "d", "capacity": {"memory": {"value": "1Gi", "unit": "B"}}}]),
-     [("SCHEMA-UNKNOWN-FIELD", "spec.devices[0].capacity[memory].unit", "error", None)]),
-    ("wrong-type",
-     slice_v1(pool={"name": "p", "generation": "one", "resourceSliceCount": 1}),
-     [("SCHEMA-TYPE", "spec.pool.generation", "error", "TypeInvalid")]),
-    ("missing-required",
-     slice_v1(devices=[{"capacity": {}}]),
-     [("SCHEMA-REQUIRED", "spec.devices[0].name", "error", "Required")]),
-    ("missing-generation-is-a-warning",
-     slice_v1(pool={"name": "p", "resourceSliceCount": 1}),
-     [("SCHEMA-REQUIRED-DEFAULTED", "spec.pool.generation", "warning", "Required")]),
-    ("missing-capacity-value-is-a-warning",
-     slice_v1(devices=[{"name": "d", "capacity": {"memory": {}}}]),
-     [("SCHEMA-REQUIRED-DEFAULTED", "spec.devices[0].capacity[memory].value", "warning", "Required")]),
-    ("missing-slice-count-is-invalid-not-required",
-     slice_v1(pool={"name": "p", "generation": 0}),
-     [("SCHEMA-REQUIRED", "spec.pool.resourceSliceCount", "error", "Invalid")]),
-    ("upper-case-K-is-not-a-quantity",
-     slice_v1(devices=[{"name": "d", "capacity": {"memory": {"value": "1K"}}}]),
-     [("SCHEMA-QUANTITY", "spec.devices[0].capacity[memory].value", "error", "Invalid")]),
-    ("quantity-must-not-be-a-bool",
-     slice_v1(devices=[{"name": "d", "capacity": {"memory": {"value": True}}}]),
-     [("SCHEMA-TYPE", "spec.devices[0].capacity[memory].value", "error", "TypeInvalid")]),
-    ("int64-overflow",
-     slice_v1(pool={"name": "p", "generation": 2**63, "resourceSliceCount": 1}),
-     [("SCHEMA-INT-RANGE", "spec.pool.generation", "error", "Invalid")]),
-    ("float-that-does-not-fit-int64",
-     slice_v1(pool={"name": "p", "generation": 1e30, "resourceSliceCount": 1}),
-     [("SCHEMA-INT-RANGE", "spec.pool.generation", "error", "Invalid")]),
-    ("attribute-map-key-with-dots",
-     slice_v1(devices=[{"name": "d", "attributes": {"gpu.example.com/model": {"strin": "A100"}}}]),
-     [("SCHEMA-UNKNOWN-FIELD", "spec.devices[0].attributes[gpu.example.com/model].strin", "error", None)]),
-    ("wrong-kind-enum",
-     {**slice_v1(), "kind": "ResourceSlices"},
-     [("SCHEMA-ENUM", "kind", "error", "NotSupported")]),
-    ("bad-timestamp",
-     slice_v1(devices=[{"name": "d", "taints": [{"key": "k", "effect": "NoSchedule", "timeAdded": "yesterday"}]}]),
-     [("SCHEMA-FORMAT", "spec.devices[0].taints[0].timeAdded", "error", "Invalid")]),
+    (
+        "unknown-field-in-map-value",
+        slice_v1(devices=[{"name": "d", "capacity": {"memory": {"value": "1Gi", "unit": "B"}}}]),
+        [("SCHEMA-UNKNOWN-FIELD", "spec.devices[0].capacity[memory].unit", "error", None)],
+    ),
+    (
+        "wrong-type",
+        slice_v1(pool={"name": "p", "generation": "one", "resourceSliceCount": 1}),
+        [("SCHEMA-TYPE", "spec.pool.generation", "error", "TypeInvalid")],
+    ),
+    (
+        "missing-required",
+        slice_v1(devices=[{"capacity": {}}]),
+        [("SCHEMA-REQUIRED", "spec.devices[0].name", "error", "Required")],
+    ),
+    (
+        "missing-generation-is-a-warning",
+        slice_v1(pool={"name": "p", "resourceSliceCount": 1}),
+        [("SCHEMA-REQUIRED-DEFAULTED", "spec.pool.generation", "warning", "Required")],
+    ),
+    (
+        "missing-capacity-value-is-a-warning",
+        slice_v1(devices=[{"name": "d", "capacity": {"memory": {}}}]),
+        [("SCHEMA-REQUIRED-DEFAULTED", "spec.devices[0].capacity[memory].value", "warning", "Required")],
+    ),
+    (
+        "missing-slice-count-is-invalid-not-required",
+        slice_v1(pool={"name": "p", "generation": 0}),
+        [("SCHEMA-REQUIRED", "spec.pool.resourceSliceCount", "error", "Invalid")],
+    ),
+    (
+        "upper-case-K-is-not-a-quantity",
+        slice_v1(devices=[{"name": "d", "capacity": {"memory": {"value": "1K"}}}]),
+        [("SCHEMA-QUANTITY", "spec.devices[0].capacity[memory].value", "error", "Invalid")],
+    ),
+    (
+        "quantity-must-not-be-a-bool",
+        slice_v1(devices=[{"name": "d", "capacity": {"memory": {"value": True}}}]),
+        [("SCHEMA-TYPE", "spec.devices[0].capacity[memory].value", "error", "TypeInvalid")],
+    ),
+    (
+        "int64-overflow",
+        slice_v1(pool={"name": "p", "generation": 2**63, "resourceSliceCount": 1}),
+        [("SCHEMA-INT-RANGE", "spec.pool.generation", "error", "Invalid")],
+    ),
+    (
+        "float-that-does-not-fit-int64",
+        slice_v1(pool={"name": "p", "generation": 1e30, "resourceSliceCount": 1}),
+        [("SCHEMA-INT-RANGE", "spec.pool.generation", "error", "Invalid")],
+    ),
+    (
+        "attribute-map-key-with-dots",
+        slice_v1(devices=[{"name": "d", "attributes": {"gpu.example.com/model": {"strin": "A100"}}}]),
+        [("SCHEMA-UNKNOWN-FIELD", "spec.devices[0].attributes[gpu.example.com/model].strin", "error", None)],
+    ),
+    (
+        "wrong-kind-enum",
+        {**slice_v1(), "kind": "ResourceSlices"},
+        [("SCHEMA-ENUM", "kind", "error", "NotSupported")],
+    ),
+    (
+        "bad-timestamp",
+        slice_v1(
+            devices=[
+                {"name": "d", "taints": [{"key": "k", "effect": "NoSchedule", "timeAdded": "yesterday"}]}
+            ]
+        ),
+        [("SCHEMA-FORMAT", "spec.devices[0].taints[0].timeAdded", "error", "Invalid")],
+    ),
 ]
 
 
@@ -90,7 +133,9 @@ def test_structural_findings(raw: dict[str, Any], expected: list[tuple]) -> None
     assert findings(raw) == sorted(expected)
 
 
-@pytest.mark.parametrize("value", ["1", "1.5", ".5", "1k", "1Ki", "500m", "1e3", "1E-3", " 2Gi ", 3, 0.5, None])
+@pytest.mark.parametrize(
+    "value", ["1", "1.5", ".5", "1k", "1Ki", "500m", "1e3", "1E-3", " 2Gi ", 3, 0.5, None]
+)
 def test_quantities_the_server_accepts(value: Any) -> None:
     assert findings(slice_v1(devices=[{"name": "d", "capacity": {"m": {"value": value}}}])) == []
 
@@ -115,7 +160,8 @@ def test_v1beta1_claim_shape_is_valid_in_v1beta1_only() -> None:
     assert findings(raw, "ResourceClaim", "v1beta1") == []
     raw["apiVersion"] = "resource.k8s.io/v1"
     assert ("SCHEMA-UNKNOWN-FIELD", "spec.devices.requests[0].deviceClassName", "error", None) in findings(
-        raw, "ResourceClaim")
+        raw, "ResourceClaim"
+    )
 
 
 def test_status_required_fields_are_skipped_unless_status_rules_are_on() -> None:
@@ -133,18 +179,25 @@ def test_opaque_parameters_are_free_form() -> None:
 
 
 def test_removed_fields_by_release() -> None:
-    rule = {"apiVersion": "resource.k8s.io/v1alpha3", "kind": "DeviceTaintRule", "metadata": {"name": "r"},
-            "spec": {"deviceSelector": {"deviceClassName": "gpu"}, "taint": {"key": "k", "effect": "NoSchedule"}}}
+    rule = {
+        "apiVersion": "resource.k8s.io/v1alpha3",
+        "kind": "DeviceTaintRule",
+        "metadata": {"name": "r"},
+        "spec": {"deviceSelector": {"deviceClassName": "gpu"}, "taint": {"key": "k", "effect": "NoSchedule"}},
+    }
     assert findings(rule, "DeviceTaintRule", "v1alpha3", kube_version="1.34") == []
     assert findings(rule, "DeviceTaintRule", "v1alpha3", kube_version="1.35") == [
-        ("SCHEMA-UNKNOWN-FIELD", "spec.deviceSelector.deviceClassName", "error", None)]
+        ("SCHEMA-UNKNOWN-FIELD", "spec.deviceSelector.deviceClassName", "error", None)
+    ]
 
 
 def test_k8s_path_notation() -> None:
     schema = load_schema("1.37", "ResourceSlice", "v1")
     assert schema is not None
-    assert k8s_path(schema, ["spec", "devices", 3, "attributes", "a.b/c", "int"]) == \
-        "spec.devices[3].attributes[a.b/c].int"
+    assert (
+        k8s_path(schema, ["spec", "devices", 3, "attributes", "a.b/c", "int"])
+        == "spec.devices[3].attributes[a.b/c].int"
+    )
     assert k8s_path(schema, ["metadata", "labels", "app"]) == "metadata.labels[app]"
     assert k8s_path(schema, []) == ""
 

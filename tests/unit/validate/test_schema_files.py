@@ -47,8 +47,11 @@ def test_schema_is_valid_and_self_contained(path: Path) -> None:
 @pytest.mark.parametrize("kube_version", SUPPORTED_KUBE_VERSIONS)
 def test_schemas_match_the_versions_each_release_serves(kube_version: str) -> None:
     on_disk = {p.stem for p in (ROOT / f"v{kube_version}").glob("*.json")} - {"pod-v1"}
-    served = {f"{kind.lower()}-{v}" for kind in versions.DRA_KINDS
-              for v in versions.served_versions(kind, kube_version)}
+    served = {
+        f"{kind.lower()}-{v}"
+        for kind in versions.DRA_KINDS
+        for v in versions.served_versions(kind, kube_version)
+    }
     assert on_disk == served
 
 
@@ -66,9 +69,15 @@ def test_fixes_are_applied() -> None:
     assert claim["$defs"]["io.k8s.apimachinery.pkg.runtime.RawExtension"].get("additionalProperties") is None
 
 
-@pytest.mark.skipif(importlib.util.find_spec("kubernetes_validate") is None,
-                    reason="kubernetes-validate (the schema source) is not installed")
+@pytest.mark.skipif(
+    importlib.util.find_spec("kubernetes_validate") is None,
+    reason="kubernetes-validate (the schema source) is not installed",
+)
 def test_generated_files_are_current() -> None:
-    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_schemas.py"), "--check"],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "gen_schemas.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -22,10 +22,24 @@ from dractl.validate.suppress import (
 KNOWN = ["ADV-CLASS-EXISTS", "LINT-SELECTOR-NO-MATCH", "LINT-SELECTOR-UNKNOWN-ATTRIBUTE", "RC-REQ-NAME"]
 
 
-def f(rule: str, file: str = "deploy/a.yaml", name: str = "c", document: int = 0,
-      severity: Severity = Severity.WARNING) -> Finding:
-    return Finding(severity, rule, "m", "spec", file=file, document=document, kind="ResourceClaim", name=name,
-                   namespace="ns")
+def f(
+    rule: str,
+    file: str = "deploy/a.yaml",
+    name: str = "c",
+    document: int = 0,
+    severity: Severity = Severity.WARNING,
+) -> Finding:
+    return Finding(
+        severity,
+        rule,
+        "m",
+        "spec",
+        file=file,
+        document=document,
+        kind="ResourceClaim",
+        name=name,
+        namespace="ns",
+    )
 
 
 @dataclass
@@ -40,8 +54,10 @@ def test_skip_and_only_with_wildcards() -> None:
     assert [x.rule for x in out.kept] == ["ADV-CLASS-EXISTS"]
     ((gone, why),) = out.suppressed
     assert gone.rule == "LINT-SELECTOR-NO-MATCH" and why.kind == "external" and why.source == "--skip"
-    only = split([f("ADV-CLASS-EXISTS"), f("RC-REQ-NAME", severity=Severity.ERROR)],
-                 Policy().with_flags(only=["RC-REQ-NAME"]))
+    only = split(
+        [f("ADV-CLASS-EXISTS"), f("RC-REQ-NAME", severity=Severity.ERROR)],
+        Policy().with_flags(only=["RC-REQ-NAME"]),
+    )
     assert [x.rule for x in only.kept] == ["RC-REQ-NAME"]
     assert only.suppressed[0][1].justification == "only RC-REQ-NAME reported (--only)"
 
@@ -54,17 +70,21 @@ def test_enable_takes_a_rule_back_and_flags_only_replace_config_only() -> None:
     assert flagged.decide("LINT-SELECTOR-UNKNOWN-ATTRIBUTE", "x") is not None  # still skipped by the config
 
 
-@pytest.mark.parametrize("pattern, file, hit", [
-    ("charts/*/tests/*", "charts/gpu/tests/t.yaml", True),
-    ("charts/*/tests/*", "charts/gpu/templates/t.yaml", False),
-    ("vendor/", "vendor/x/y.yaml", True),
-    ("vendor/**", "vendor/x/y.yaml", True),
-    ("*.generated.yaml", "a/b/c.generated.yaml", True),
-    ("vendor", "vendorized/x.yaml", False),
-    ("vendor", "-", False),
-])
-def test_path_excludes_are_relative_to_the_config_folder(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
-                                                         pattern: str, file: str, hit: bool) -> None:
+@pytest.mark.parametrize(
+    "pattern, file, hit",
+    [
+        ("charts/*/tests/*", "charts/gpu/tests/t.yaml", True),
+        ("charts/*/tests/*", "charts/gpu/templates/t.yaml", False),
+        ("vendor/", "vendor/x/y.yaml", True),
+        ("vendor/**", "vendor/x/y.yaml", True),
+        ("*.generated.yaml", "a/b/c.generated.yaml", True),
+        ("vendor", "vendorized/x.yaml", False),
+        ("vendor", "-", False),
+    ],
+)
+def test_path_excludes_are_relative_to_the_config_folder(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, pattern: str, file: str, hit: bool
+) -> None:
     monkeypatch.chdir(tmp_path)
     policy = Policy(excludes=(Exclude(pattern, (), str(tmp_path)),))
     assert (policy.decide("ADV-CLASS-EXISTS", file) is not None) is hit
@@ -75,7 +95,9 @@ def test_path_excludes_are_relative_to_the_config_folder(tmp_path: Any, monkeypa
 def test_annotation_needs_a_reason_and_known_rules() -> None:
     assert parse_annotation("ADV-CLASS-EXISTS: installed by the gpu-operator chart", KNOWN).problem == ""
     assert parse_annotation("adv-class-exists,lint-selector-no-match: shared", KNOWN).rules == (
-        "ADV-CLASS-EXISTS", "LINT-SELECTOR-NO-MATCH")
+        "ADV-CLASS-EXISTS",
+        "LINT-SELECTOR-NO-MATCH",
+    )
     assert "needs a reason" in parse_annotation("ADV-CLASS-EXISTS", KNOWN).problem
     assert "needs a reason" in parse_annotation("ADV-CLASS-EXISTS:   ", KNOWN).problem
     assert "unknown rule ADV-CLASS-EXIST" in parse_annotation("ADV-CLASS-EXIST: typo", KNOWN).problem
@@ -84,22 +106,52 @@ def test_annotation_needs_a_reason_and_known_rules() -> None:
 
 
 def test_annotation_suppresses_only_its_object() -> None:
-    annotated = Doc({"kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "ns", "annotations": {
-        "dractl.io/ignore": "ADV-CLASS-EXISTS: the class comes from the platform chart"}}})
-    other = Doc({"kind": "ResourceClaim", "metadata": {"name": "d", "namespace": "ns"}}, Origin("deploy/a.yaml", 1))
-    out = split([f("ADV-CLASS-EXISTS"), f("ADV-CLASS-EXISTS", name="d", document=1), f("RC-REQ-NAME")],
-                Policy(), annotation_lookup([annotated, other]), KNOWN)
+    annotated = Doc(
+        {
+            "kind": "ResourceClaim",
+            "metadata": {
+                "name": "c",
+                "namespace": "ns",
+                "annotations": {
+                    "dractl.io/ignore": "ADV-CLASS-EXISTS: the class comes from the platform chart"
+                },
+            },
+        }
+    )
+    other = Doc(
+        {"kind": "ResourceClaim", "metadata": {"name": "d", "namespace": "ns"}}, Origin("deploy/a.yaml", 1)
+    )
+    out = split(
+        [f("ADV-CLASS-EXISTS"), f("ADV-CLASS-EXISTS", name="d", document=1), f("RC-REQ-NAME")],
+        Policy(),
+        annotation_lookup([annotated, other]),
+        KNOWN,
+    )
     assert [(x.rule, x.name) for x in out.kept] == [("ADV-CLASS-EXISTS", "d"), ("RC-REQ-NAME", "c")]
     ((gone, why),) = out.suppressed
-    assert (gone.name, why.kind, why.justification) == ("c", "inSource", "the class comes from the platform chart")
+    assert (gone.name, why.kind, why.justification) == (
+        "c",
+        "inSource",
+        "the class comes from the platform chart",
+    )
     off = split([f("ADV-CLASS-EXISTS")], Policy(annotations=False), annotation_lookup([annotated]), KNOWN)
     assert not off.suppressed
 
 
 def test_an_invalid_annotation_suppresses_nothing_and_says_so_once() -> None:
-    doc = Doc({"kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "ns",
-                                                     "annotations": {"dractl.io/ignore": "ADV-CLASS-EXISTS"}}})
-    out = split([f("ADV-CLASS-EXISTS"), f("LINT-SELECTOR-NO-MATCH")], Policy(), annotation_lookup([doc]), KNOWN)
+    doc = Doc(
+        {
+            "kind": "ResourceClaim",
+            "metadata": {
+                "name": "c",
+                "namespace": "ns",
+                "annotations": {"dractl.io/ignore": "ADV-CLASS-EXISTS"},
+            },
+        }
+    )
+    out = split(
+        [f("ADV-CLASS-EXISTS"), f("LINT-SELECTOR-NO-MATCH")], Policy(), annotation_lookup([doc]), KNOWN
+    )
     assert not out.suppressed
     notes = [x for x in out.kept if x.rule == "DRACTL-IGNORE-INVALID"]
     assert len(notes) == 1 and notes[0].severity is Severity.WARNING and "needs a reason" in notes[0].message
@@ -125,10 +177,18 @@ def test_apply_moves_findings_to_suppressed_and_keeps_counts(tmp_path: Any) -> N
     from dractl.validate.options import ValidateOptions
     from dractl.validate.suppress import apply
 
-    claim = {"apiVersion": "resource.k8s.io/v1beta1", "kind": "ResourceClaim",
-             "metadata": {"name": "c", "namespace": "ns", "annotations": {
-                 "dractl.io/ignore": "API-VERSION-NOT-ENABLED: our clusters run --runtime-config v1beta1"}},
-             "spec": {"devices": {"requests": [{"name": "gpu", "deviceClassName": "gpu", "bogus": 1}]}}}
+    claim = {
+        "apiVersion": "resource.k8s.io/v1beta1",
+        "kind": "ResourceClaim",
+        "metadata": {
+            "name": "c",
+            "namespace": "ns",
+            "annotations": {
+                "dractl.io/ignore": "API-VERSION-NOT-ENABLED: our clusters run --runtime-config v1beta1"
+            },
+        },
+        "spec": {"devices": {"requests": [{"name": "gpu", "deviceClassName": "gpu", "bogus": 1}]}},
+    }
     path = Path(tmp_path) / "c.yaml"
     path.write_text(yaml.safe_dump(claim))
     docs = load_paths([str(path)]).docs
@@ -146,5 +206,7 @@ def test_apply_moves_findings_to_suppressed_and_keeps_counts(tmp_path: Any) -> N
     sarif = to_sarif_dict(out)["runs"][0]
     assert len(sarif["results"]) == 2 and all(r["suppressions"] for r in sarif["results"])
     assert {r["suppressions"][0]["justification"] for r in sarif["results"]} == {
-        "our clusters run --runtime-config v1beta1", "rule SCHEMA-UNKNOWN-FIELD is skipped (--skip SCHEMA-UNKNOWN-FIELD)"}
+        "our clusters run --runtime-config v1beta1",
+        "rule SCHEMA-UNKNOWN-FIELD is skipped (--skip SCHEMA-UNKNOWN-FIELD)",
+    }
     assert apply(report, docs[:0], Policy()) is report

@@ -43,15 +43,25 @@ WORKLOADS: list[tuple[str, str, dict[str, Any], str]] = [
     ("apps/v1", "DaemonSet", {"spec": {"template": _template()}}, "spec.template"),
     ("apps/v1", "ReplicaSet", {"spec": {"template": _template()}}, "spec.template"),
     ("batch/v1", "Job", {"spec": {"template": _template()}}, "spec.template"),
-    ("batch/v1", "CronJob", {"spec": {"jobTemplate": {"spec": {"template": _template()}}}},
-     "spec.jobTemplate.spec.template"),
+    (
+        "batch/v1",
+        "CronJob",
+        {"spec": {"jobTemplate": {"spec": {"template": _template()}}}},
+        "spec.jobTemplate.spec.template",
+    ),
     ("v1", "PodTemplate", {"template": _template()}, "template"),
-    ("jobset.x-k8s.io/v1alpha2", "JobSet",
-     {"spec": {"replicatedJobs": [{"name": "w", "template": {"spec": {"template": _template()}}}]}},
-     "spec.replicatedJobs[0].template.spec.template"),
-    ("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet",
-     {"spec": {"leaderWorkerTemplate": {"workerTemplate": _template()}}},
-     "spec.leaderWorkerTemplate.workerTemplate"),
+    (
+        "jobset.x-k8s.io/v1alpha2",
+        "JobSet",
+        {"spec": {"replicatedJobs": [{"name": "w", "template": {"spec": {"template": _template()}}}]}},
+        "spec.replicatedJobs[0].template.spec.template",
+    ),
+    (
+        "leaderworkerset.x-k8s.io/v1",
+        "LeaderWorkerSet",
+        {"spec": {"leaderWorkerTemplate": {"workerTemplate": _template()}}},
+        "spec.leaderWorkerTemplate.workerTemplate",
+    ),
 ]
 
 
@@ -63,7 +73,8 @@ def _load(tmp_path: Path, *objs: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("api_version, kind, body, where", WORKLOADS, ids=[w[1] for w in WORKLOADS])
 def test_removed_claim_source_in_a_template_is_an_error_at_its_real_line(
-        tmp_path: Path, api_version: str, kind: str, body: dict[str, Any], where: str) -> None:
+    tmp_path: Path, api_version: str, kind: str, body: dict[str, Any], where: str
+) -> None:
     obj = {"apiVersion": api_version, "kind": kind, "metadata": {"name": "w", "namespace": "ns"}, **body}
     loaded = _load(tmp_path, obj)
     before = copy.deepcopy(loaded.docs[0].raw)
@@ -83,12 +94,22 @@ def test_every_table_entry_has_a_case() -> None:
 
 
 def test_pod_rules_apply_to_templates(tmp_path: Path) -> None:
-    spec = {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "t"},
-                               {"name": "gpu", "resourceClaimName": "c", "resourceClaimTemplateName": "t"},
-                               {"name": "Bad_Name"}],
-            "containers": [{"name": "a", "resources": {"claims": [{"name": "gpu"}, {"name": "nic"}, {"name": "gpu"}]}}]}
-    obj = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "d"},
-           "spec": {"template": {"spec": spec}}}
+    spec = {
+        "resourceClaims": [
+            {"name": "gpu", "resourceClaimTemplateName": "t"},
+            {"name": "gpu", "resourceClaimName": "c", "resourceClaimTemplateName": "t"},
+            {"name": "Bad_Name"},
+        ],
+        "containers": [
+            {"name": "a", "resources": {"claims": [{"name": "gpu"}, {"name": "nic"}, {"name": "gpu"}]}}
+        ],
+    }
+    obj = {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": {"name": "d"},
+        "spec": {"template": {"spec": spec}},
+    }
     report = validate_docs(_load(tmp_path, obj).docs, ValidateOptions())
     got = sorted((f.rule, f.error_type, f.path) for f in report.findings)
     base = "spec.template.spec"
@@ -101,30 +122,42 @@ def test_pod_rules_apply_to_templates(tmp_path: Path) -> None:
         ("POD-CLAIM-REF", "NotFound", f"{base}.containers[0].resources.claims[1]"),
     ]
     ref = next(f for f in report.findings if f.error_type == "NotFound")
-    assert ref.message == 'Not found: "nic": must be one of the names in pod.spec.resourceClaims: Bad_Name, gpu'
+    assert (
+        ref.message == 'Not found: "nic": must be one of the names in pod.spec.resourceClaims: Bad_Name, gpu'
+    )
 
 
 def test_a_valid_pod_has_no_findings() -> None:
     from dractl.validate.rules.pod import check_pod
 
-    pod = {"spec": {"resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "t"}],
-                    "initContainers": [{"name": "i", "resources": {"claims": [{"name": "gpu"}]}}],
-                    "containers": [{"name": "a", "resources": {"claims": [{"name": "gpu", "request": "r"}]}}]}}
+    pod = {
+        "spec": {
+            "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "t"}],
+            "initContainers": [{"name": "i", "resources": {"claims": [{"name": "gpu"}]}}],
+            "containers": [{"name": "a", "resources": {"claims": [{"name": "gpu", "request": "r"}]}}],
+        }
+    }
     assert check_pod(pod, ValidateOptions()) == []
-    empty = check_pod({"spec": {"containers": [{"resources": {"claims": [{"name": "x"}]}}]}}, ValidateOptions())
-    assert [f.message for f in empty] == ['Not found: "x": must be one of the names in pod.spec.resourceClaims '
-                                          "which is empty"]
+    empty = check_pod(
+        {"spec": {"containers": [{"resources": {"claims": [{"name": "x"}]}}]}}, ValidateOptions()
+    )
+    assert [f.message for f in empty] == [
+        'Not found: "x": must be one of the names in pod.spec.resourceClaims which is empty'
+    ]
 
 
-@pytest.mark.parametrize("raw", [
-    {"apiVersion": "apps/v1", "kind": "Deployment"},
-    {"apiVersion": "apps/v1", "kind": "Deployment", "spec": None},
-    {"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"template": "x"}},
-    {"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"template": {"spec": [1]}}},
-    {"apiVersion": "batch/v1", "kind": "CronJob", "spec": {"jobTemplate": []}},
-    {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "spec": {"replicatedJobs": {"a": 1}}},
-    {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "spec": {"replicatedJobs": [None, 3]}},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"apiVersion": "apps/v1", "kind": "Deployment"},
+        {"apiVersion": "apps/v1", "kind": "Deployment", "spec": None},
+        {"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"template": "x"}},
+        {"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"template": {"spec": [1]}}},
+        {"apiVersion": "batch/v1", "kind": "CronJob", "spec": {"jobTemplate": []}},
+        {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "spec": {"replicatedJobs": {"a": 1}}},
+        {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "spec": {"replicatedJobs": [None, 3]}},
+    ],
+)
 def test_malformed_workloads_never_raise(raw: dict[str, Any]) -> None:
     report = validate_docs([FakeDoc(raw)], ValidateOptions())
     assert all(f.rule.startswith("SCHEMA-") for f in report.findings)
@@ -132,8 +165,14 @@ def test_malformed_workloads_never_raise(raw: dict[str, Any]) -> None:
 
 def test_templates_of_other_kinds_and_relocation() -> None:
     assert pod_templates({"apiVersion": "v1", "kind": "ConfigMap", "spec": {"template": {}}}) == []
-    (path, pod), = pod_templates({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"namespace": "n"},
-                                  "spec": {"template": {"spec": {"containers": []}}}})
+    ((path, pod),) = pod_templates(
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"namespace": "n"},
+            "spec": {"template": {"spec": {"containers": []}}},
+        }
+    )
     assert path == "spec.template" and pod["metadata"]["namespace"] == "n" and pod["kind"] == "Pod"
     from dractl.validate.findings import Finding, Severity
 
@@ -158,19 +197,33 @@ def test_helm_render_with_a_daemonset_is_checked_like_pods() -> None:
         ("DaemonSet", "POD-CLAIM-SOURCE", "error", "source:"),
         ("Deployment", "POD-CLAIM-REF", "error", "- name: gpus"),
         ("Deployment", "ADV-TEMPLATE-EXISTS", "warning", "resourceClaimTemplateName: inference-gpus"),
-        ("Deployment", "ADV-CLASS-EXISTS", "warning", 'deviceclass.resource.kubernetes.io/nic.example.com: "1"'),
+        (
+            "Deployment",
+            "ADV-CLASS-EXISTS",
+            "warning",
+            'deviceclass.resource.kubernetes.io/nic.example.com: "1"',
+        ),
     }
 
 
 def test_template_in_another_namespace_is_not_found(tmp_path: Path) -> None:
     from dractl.validate.lint import lint
 
-    rct = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
-           "metadata": {"name": "t", "namespace": "a"},
-           "spec": {"spec": {"devices": {"requests": [{"name": "g", "exactly": {"deviceClassName": "c"}}]}}}}
-    job = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "b"},
-           "spec": {"template": {"spec": {"resourceClaims": [{"name": "g", "resourceClaimTemplateName": "t"}]}}}}
+    rct = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaimTemplate",
+        "metadata": {"name": "t", "namespace": "a"},
+        "spec": {"spec": {"devices": {"requests": [{"name": "g", "exactly": {"deviceClassName": "c"}}]}}},
+    }
+    job = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "j", "namespace": "b"},
+        "spec": {"template": {"spec": {"resourceClaims": [{"name": "g", "resourceClaimTemplateName": "t"}]}}},
+    }
     loaded = _load(tmp_path, rct, job)
-    assert [f.rule for f in lint(loaded.docs, ValidateOptions()) if f.kind == "Job"] == ["ADV-TEMPLATE-EXISTS"]
+    assert [f.rule for f in lint(loaded.docs, ValidateOptions()) if f.kind == "Job"] == [
+        "ADV-TEMPLATE-EXISTS"
+    ]
     same = _load(tmp_path, rct, {**job, "metadata": {"name": "j", "namespace": "a"}})
     assert [f.rule for f in lint(same.docs, ValidateOptions()) if f.kind == "Job"] == []
