@@ -6,13 +6,8 @@ that publishes only those devices), up to ``--best-fit-limit`` verification
 steps past the scheduler's own solution, and scores each; lower is better,
 compared in this order:
 
-1. ``freshCounterSets`` — shared counter sets that no allocated device used
-   before and that this allocation starts to consume (don't break a whole GPU
-   for a MIG slice when a partly used GPU has room);
-2. ``largestFreeGroupLoss`` — for each ``matchAttribute`` of the claims, how much
-   the largest group of free candidate devices sharing one value shrinks;
-3. ``strandedCounters`` — counters of partly used counter sets that keep free
-   capacity no free device can use any more.
+``freshCounterSets``, ``largestFreeGroupLoss``, ``strandedCounters``
+(:mod:`dractl.explain.scoring`, shared with ``capacity --best-fit``).
 
 The answer stays the one Kubernetes would choose; this is advice, labelled so.
 """
@@ -20,13 +15,11 @@ The answer stays the one Kubernetes would choose; this is advice, labelled so.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from dractl.explain.catalog import attribute_value
+from dractl.explain import scoring
 from dractl.explain.report import BestFitOption, NodeExplanation
 from dractl.explain.target import Target
 from dractl.io.world import World
@@ -156,48 +149,10 @@ class _NodeSearch:
         return probe.allocate(self.node, self.pending, trace=False).status == "allocated"
 
     def score(self, chosen: Sequence[str]) -> tuple[int, int, int]:
-        picked = [self.devices[i] for i in chosen if i in self.devices]
-        return self._fresh(picked), self._group_loss(set(chosen)), self._stranded(set(chosen))
-
-    def _sets_in_use(self, extra: set[str]) -> Counter[tuple[str, str]]:
-        used: Counter[tuple[str, str]] = Counter()
-        for d in self.devices.values():
-            if d.id in extra or self.state.device_allocated(d.id):
-                for c in d.consumes_counters:
-                    used[(f"{d.driver}/{d.pool}", c.counter_set)] += 1
-        return used
-
-    def _fresh(self, picked: list[o.Device]) -> int:
-        before = self._sets_in_use(set())
-        fresh = {(f"{d.driver}/{d.pool}", c.counter_set) for d in picked for c in d.consumes_counters}
-        return sum(1 for k in fresh if not before[k])
-
-    def _group_loss(self, chosen: set[str]) -> int:
-        attrs = {a for c in self.pending for k in c.spec.constraints for a in (k.match_attribute,) if a}
-        free = [d for d in self.devices.values() if not self.state.device_allocated(d.id)]
-        loss = 0
-        for attr in sorted(attrs):
-            loss += _largest(free, attr, set()) - _largest(free, attr, chosen)
-        return loss
-
-    def _stranded(self, chosen: set[str]) -> int:
-        busy = {d for d in self.devices if d in chosen or self.state.device_allocated(d)}
-        used = self._sets_in_use(chosen)
-        stranded = 0
-        for (pool, cset), _ in used.items():
-            users = [
-                d
-                for d in self.devices.values()
-                if f"{d.driver}/{d.pool}" == pool and any(c.counter_set == cset for c in d.consumes_counters)
-            ]
-            left = _left(self.slices, pool, cset, [d for d in users if d.id in busy])
-            free_users = [d for d in users if d.id not in busy]
-            for counter, amount in left.items():
-                if amount > 0 and not any(
-                    _fits(d, cset, left) and _uses(d, cset, counter) for d in free_users
-                ):
-                    stranded += 1
-        return stranded
+        busy = {i for i in self.devices if self.state.device_allocated(i)}
+        return scoring.score(
+            self.slices, self.devices, busy, set(chosen), scoring.match_attributes(self.pending)
+        )
 
 
 def _product(groups: list[tuple[int, list[str]]], taken: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
@@ -207,41 +162,3 @@ def _product(groups: list[tuple[int, list[str]]], taken: tuple[str, ...]) -> Ite
     n, cands = groups[0]
     for pick in itertools.combinations([c for c in cands if c not in taken], n):
         yield from _product(groups[1:], taken + pick)
-
-
-def _largest(devices: list[o.Device], attr: str, minus: set[str]) -> int:
-    counts = Counter(
-        str(v) for d in devices if d.id not in minus for v in (attribute_value(d, attr),) if v is not None
-    )
-    return max(counts.values(), default=0)
-
-
-def _left(
-    slices: Sequence[o.ResourceSlice], pool: str, cset: str, busy: list[o.Device]
-) -> dict[str, Fraction]:
-    total: dict[str, Fraction] = {}
-    for s in slices:
-        if f"{s.driver}/{s.pool.name}" == pool:
-            for cs in s.shared_counters:
-                if cs.name == cset:
-                    total = {k: q.value for k, q in cs.counters.items()}
-    for d in busy:
-        for c in d.consumes_counters:
-            if c.counter_set == cset:
-                for k, q in c.counters.items():
-                    if k in total:
-                        total[k] = total[k] - q.value
-    return total
-
-
-def _fits(d: o.Device, cset: str, left: dict[str, Fraction]) -> bool:
-    return all(
-        q.value <= left.get(k, Fraction(0))
-        for c in d.consumes_counters
-        if c.counter_set == cset
-        for k, q in c.counters.items()
-    )
-
-
-def _uses(d: o.Device, cset: str, counter: str) -> bool:
-    return any(c.counter_set == cset and counter in c.counters for c in d.consumes_counters)

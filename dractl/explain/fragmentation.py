@@ -23,13 +23,11 @@ score, evaluated on one node's allocation against the simulation's state.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
-from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from dractl.explain.bestfit import _fits, _largest, _left, _uses
+from dractl.explain import scoring
 from dractl.explain.capacity_report import Stranded
 from dractl.explain.report import NodeExplanation
 from dractl.matcher.api import NodeOutcome
@@ -319,7 +317,7 @@ def partly_consumed(sim: Simulation) -> Stranded | None:
     for key, busy in used.items():
         if key not in totals:
             continue
-        left = _left(sim.world.slices, key[0], key[1], busy)
+        left = scoring.counters_left(sim.world.slices, key[0], key[1], busy)
         positive = {k: v for k, v in left.items() if v > 0}
         if positive:
             sets += 1
@@ -340,54 +338,19 @@ def partly_consumed(sim: Simulation) -> Stranded | None:
 # --------------------------------------------------------------------------- best fit
 
 
-def placement_score(sim: Simulation, node: str, outcome: NodeOutcome) -> tuple[int, int, int]:
-    """explain's best-fit score of the allocation in ``outcome`` on ``node`` (lower is better):
-    (fresh counter sets, largest free group loss, stranded counters)."""
+def placement_score(sim: Simulation, node: str, outcome: NodeOutcome) -> scoring.Score:
+    """explain's best-fit score (:mod:`dractl.explain.scoring`) of the allocation in
+    ``outcome`` on ``node``, against the simulation's state (lower is better)."""
     chosen = {r.device_id for res in outcome.results for r in res.results if not r.admin_access}
     slices = sim.allocator.on_node.get(node, []) + sim.allocator.shared
     devices = {d.id: d for s in slices for d in s.devices}
-    busy = sim.allocator.state.allocated_ids
-    return (
-        _fresh(devices, busy, chosen),
-        _group_loss(sim, devices, busy, chosen),
-        _stranded(slices, devices, busy, chosen),
+    return scoring.score(
+        slices,
+        devices,
+        sim.allocator.state.allocated_ids,
+        chosen,
+        scoring.match_attributes(_shape_claims(sim)),
     )
-
-
-def _sets(devices: Iterable[o.Device]) -> set[tuple[str, str]]:
-    return {(f"{d.driver}/{d.pool}", c.counter_set) for d in devices for c in d.consumes_counters}
-
-
-def _fresh(devices: dict[str, o.Device], busy: AbstractSet[str], chosen: set[str]) -> int:
-    before = _sets(d for d in devices.values() if d.id in busy)
-    return len(_sets(devices[i] for i in chosen if i in devices) - before)
-
-
-def _group_loss(
-    sim: Simulation, devices: dict[str, o.Device], busy: AbstractSet[str], chosen: set[str]
-) -> int:
-    attrs = {k.match_attribute for c in _shape_claims(sim) for k in c.spec.constraints if k.match_attribute}
-    free = [d for d in devices.values() if d.id not in busy]
-    return sum(_largest(free, a, set()) - _largest(free, a, chosen) for a in sorted(attrs))
-
-
-def _stranded(
-    slices: list[o.ResourceSlice], devices: dict[str, o.Device], busy: AbstractSet[str], chosen: set[str]
-) -> int:
-    taken = {i for i in devices if i in busy or i in chosen}
-    stranded = 0
-    for pool, cset in _sets(devices[i] for i in taken):
-        users = [
-            d
-            for d in devices.values()
-            if f"{d.driver}/{d.pool}" == pool and any(c.counter_set == cset for c in d.consumes_counters)
-        ]
-        left = _left(slices, pool, cset, [d for d in users if d.id in taken])
-        free_users = [d for d in users if d.id not in taken]
-        for counter, amount in left.items():
-            if amount > 0 and not any(_fits(d, cset, left) and _uses(d, cset, counter) for d in free_users):
-                stranded += 1
-    return stranded
 
 
 def node_summary(ne: NodeExplanation) -> str:
