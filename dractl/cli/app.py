@@ -21,8 +21,9 @@ from dractl.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, DractlErr
 GC_THRESHOLD = (50_000, 20, 100)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run dractl; return (and exit with) the process exit code.  The one error boundary."""
+def main(argv: Sequence[str] | None = None, *, prog_name: str = "dractl") -> int:
+    """Run dractl; return (and exit with) the process exit code.  The one error boundary.
+    ``prog_name``: the name usage lines show (``kubectl dra`` for the kubectl plugin)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if argv is None:
         _safe_streams()
@@ -37,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     threshold = gc.get_threshold()
     gc.set_threshold(*GC_THRESHOLD)
     try:
-        code = _run(args, "--debug" in args[:first_word], real_process=argv is None)
+        code = _run(args, "--debug" in args[:first_word], real_process=argv is None, prog_name=prog_name)
     finally:
         gc.set_threshold(*threshold)
     return _exit(code, argv)
@@ -78,7 +79,7 @@ def _exit(code: int, argv: Sequence[str] | None) -> int:
     return code
 
 
-def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
+def _run(args: list[str], debug: bool, real_process: bool = False, prog_name: str = "dractl") -> int:
     import typer
 
     try:
@@ -95,7 +96,7 @@ def _run(args: list[str], debug: bool, real_process: bool = False) -> int:
         app = build_app()
         command = typer.main.get_command(app)
         install(command)  # coerce common values without importing pydantic
-        result = command.main(args=args, prog_name="dractl", standalone_mode=False)
+        result = command.main(args=args, prog_name=prog_name, standalone_mode=False)
         return result if isinstance(result, int) else 0
     except typer.Exit as e:
         return int(e.exit_code)

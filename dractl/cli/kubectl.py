@@ -9,10 +9,11 @@ from __future__ import annotations
 
 
 def main() -> int:
-    """Run dractl with kubectl's arguments (the words after ``kubectl dra``)."""
+    """Run dractl with kubectl's arguments (the words after ``kubectl dra``); usage lines
+    say ``kubectl dra``."""
     from dractl.cli.app import main as dractl_main
 
-    return dractl_main()
+    return dractl_main(prog_name="kubectl dra")
 
 
 if __name__ == "__main__":  # pragma: no cover

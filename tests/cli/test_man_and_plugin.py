@@ -127,6 +127,9 @@ def test_kubectl_dra_help_through_the_real_kubectl(plugin_path: dict[str, str]) 
     result = _kubectl(plugin_path, "dra", "--help")
     assert result.returncode == 0, result.stderr
     assert "explain-allocation" in result.stdout and "generate" in result.stdout
+    assert "Usage: kubectl dra [OPTIONS] COMMAND" in result.stdout, result.stdout
+    usage = _kubectl(plugin_path, "dra", "lint", "--no-such-flag")
+    assert usage.returncode == 2 and "kubectl dra lint" in usage.stderr, usage.stderr
 
 
 def test_kubectl_dra_runs_commands_with_their_exit_codes(plugin_path: dict[str, str]) -> None:
