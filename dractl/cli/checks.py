@@ -6,7 +6,8 @@ kubectl's Options → Complete → Validate → Run, once for all five commands:
 * :func:`check_command` builds a command from a :class:`CheckCommand` spec (its name, which
   kinds it checks, which flags it offers, when it runs the cross-object checks), declaring
   each flag from the one definition in :mod:`dractl.cli.options`;
-* :func:`run` validates the flags, loads every input once (Complete), resolves the release
+* :func:`run` validates the flags, loads every input once (Complete: the paths, the snapshot and
+  the ``--old`` files, with the input limits), resolves the release
   (:meth:`CliEnv.release`), makes the one engine call :func:`dractl.validate.engine.check`,
   renders the report and exits with its exit code.
 
@@ -195,15 +196,20 @@ def run(ctx: typer.Context, spec: CheckCommand, flags: ValidationFlags) -> None:
         SnapshotHeader.from_raw(raw_header),
     )
     errors = [*loaded.errors, *(context.errors if context else ()), *ci.class_errors]
-    if flags.old:  # an unreadable --old file is an input error, not a silent "create"
-        errors += load_paths(list(flags.old), max_input_size=limit).errors
+    old = None
+    if flags.old:  # loaded once, with the input limits; an unreadable file is an input error
+        from dractl.validate.rules.update import old_objects
+
+        previous = load_paths(list(flags.old), max_input_size=limit)
+        errors += previous.errors
+        old = old_objects(doc.raw for doc in previous.docs)
     opts = ValidateOptions(
         kube_version=release.kube_version,
         features=release.features,
         strict=flags.strict,
         lenient=flags.lenient,
         status=flags.status,
-        old_files=flags.old,
+        old=old,
         runtime=ci.runtime,
         kube_patch=release.patch,
     )

@@ -5,7 +5,7 @@ the server's: version conversion to the internal (v1) shape → defaulting (§11
 applied where each rule reads a value) → dropping fields of disabled gates (§12,
 with a warning) → validation (§§1–9) → the admin-access namespace check
 (a warning offline).  Status rules run with ``opts.status``; update rules
-(UPD-…) when ``opts.old_files`` names the previous versions of the objects.
+(UPD-…) when ``opts.old`` holds the previous versions of the objects (``--old``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dractl.model.convert import to_v1
 from dractl.validate.findings import Finding
 from dractl.validate.options import ValidateOptions
 from dractl.validate.rules.claim import check_claim_spec, request_names
@@ -21,10 +20,11 @@ from dractl.validate.rules.common import labels_and_annotations, metadata
 from dractl.validate.rules.ctx import Ctx, as_list, as_map
 from dractl.validate.rules.deviceclass import check_class_spec, check_taint_rule_spec, check_taint_rule_status
 from dractl.validate.rules.gates import drop_disabled
+from dractl.validate.rules.internal import DRA_GROUP, to_internal
 from dractl.validate.rules.slice import check_slice_spec
 from dractl.validate.rules.status import check_claim_status
+from dractl.validate.rules.update import check_update_pair
 
-DRA_GROUP = "resource.k8s.io"
 KINDS = frozenset(
     {"ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass", "DeviceTaintRule"}
 )
@@ -39,8 +39,8 @@ def check_object(raw: dict[str, Any], opts: ValidateOptions) -> list[Finding]:
     if kind not in KINDS or not isinstance(api_version, str) or not api_version.startswith(DRA_GROUP + "/"):
         return []
     ctx = Ctx(opts=opts, kind=str(kind), api_version=api_version)
-    obj = _internal(raw)
-    old = _old(obj, opts)
+    obj = to_internal(raw)
+    old = opts.old.find(obj) if opts.old is not None else None
     with_status = opts.status and kind == "ResourceClaim"
     obj = drop_disabled(ctx, obj, with_status, old)
     spec = as_map(obj.get("spec"))
@@ -64,8 +64,6 @@ def check_object(raw: dict[str, Any], opts: ValidateOptions) -> list[Finding]:
         metadata(ctx, obj)
         _validate(ctx, obj, spec, old)
     if old is not None:
-        from dractl.validate.rules.update import check_update_pair
-
         check_update_pair(ctx, obj, old)
     return ctx.findings
 
@@ -97,47 +95,6 @@ def _validate(
     elif kind == "DeviceTaintRule":
         check_taint_rule_spec(ctx, spec)
         _status(ctx, obj, lambda st: check_taint_rule_status(ctx, st))
-
-
-def _old(obj: Mapping[str, Any], opts: ValidateOptions) -> Mapping[str, Any] | None:
-    """The previous version of ``obj`` from ``opts.old_files`` (None: a create)."""
-    if not opts.old_files:
-        return None
-    from dractl.validate.rules.update import find_old
-
-    return find_old(obj, opts)
-
-
-def _internal(raw: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The object in the internal (v1) shape, with v1beta1's 'empty means unset' conversions."""
-    obj = to_v1(raw)
-    if raw.get("apiVersion") != f"{DRA_GROUP}/v1beta1":
-        return obj
-    spec = obj.get("spec")
-    if raw.get("kind") == "ResourceSlice" and isinstance(spec, Mapping):
-        drop = [k for k in ("nodeName", "allNodes") if spec.get(k) in ("", False)]
-        if drop:
-            obj = {**obj, "spec": {k: v for k, v in spec.items() if k not in drop}}
-    if raw.get("kind") in ("ResourceClaim", "ResourceClaimTemplate"):
-        obj = _drop_empty_exactly(obj)
-    return obj
-
-
-def _drop_empty_exactly(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec = as_map(obj.get("spec"))
-    inner = as_map(spec.get("spec")) if obj.get("kind") == "ResourceClaimTemplate" else spec
-    devices = as_map(inner.get("devices"))
-    reqs = as_list(devices.get("requests"))
-    if not any(isinstance(r, Mapping) and r.get("exactly") == {} for r in reqs):
-        return obj
-    fixed = [
-        {k: v for k, v in r.items() if not (k == "exactly" and v == {})} if isinstance(r, Mapping) else r
-        for r in reqs
-    ]
-    new_inner = {**inner, "devices": {**devices, "requests": fixed}}
-    if obj.get("kind") == "ResourceClaimTemplate":
-        return {**obj, "spec": {**spec, "spec": new_inner}}
-    return {**obj, "spec": new_inner}
 
 
 def _status(ctx: Ctx, obj: Mapping[str, Any], check: Any) -> None:

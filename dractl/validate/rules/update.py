@@ -1,38 +1,29 @@
-"""Update rules (UPD-…): compare an object with its previous version from ``--old FILE``."""
+"""Update rules (UPD-…): compare an object with its previous version from ``--old FILE``.
+
+The command loads the ``--old`` files once, through the loader and its limits, and passes the
+objects in (:func:`old_objects`); no rule reads a file."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dractl.validate.options import ValidateOptions
+from dractl.validate.options import OldObjects
 from dractl.validate.rules.ctx import Ctx, as_map, as_str
+from dractl.validate.rules.internal import to_internal
 
 _IMMUTABLE_META = ("name", "namespace", "uid", "creationTimestamp")
 
 
-@cache
-def _old_objects(files: tuple[str, ...]) -> dict[tuple[str, str, str], Mapping[str, Any]]:
-    from dractl.io.loader import load_paths
-    from dractl.validate.rules import _internal
-
+def old_objects(raws: Iterable[Mapping[str, Any]]) -> OldObjects:
+    """The ``--old`` objects (the documents the command loaded, with its input limits) by
+    (kind, namespace, name), in the internal (v1) shape; a later document of the same object wins."""
     out: dict[tuple[str, str, str], Mapping[str, Any]] = {}
-    for doc in load_paths(list(files)).docs:
-        raw = doc.raw
+    for raw in raws:
         meta = as_map(raw.get("metadata"))
-        out[(as_str(raw.get("kind")), as_str(meta.get("namespace")), as_str(meta.get("name")))] = _internal(
-            raw
-        )
-    return out
-
-
-def find_old(obj: Mapping[str, Any], opts: ValidateOptions) -> Mapping[str, Any] | None:
-    meta = as_map(obj.get("metadata"))
-    key = (as_str(obj.get("kind")), as_str(meta.get("namespace")), as_str(meta.get("name")))
-    # keyed by absolute path: the same relative name read from another directory is another file
-    return _old_objects(tuple(f if f == "-" else os.path.abspath(f) for f in opts.old_files)).get(key)
+        key = (as_str(raw.get("kind")), as_str(meta.get("namespace")), as_str(meta.get("name")))
+        out[key] = to_internal(raw)
+    return OldObjects(out)
 
 
 def _immutable(ctx: Ctx, rule: str, new: Any, old: Any, path: str) -> None:

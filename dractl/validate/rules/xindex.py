@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from dractl.validate.rules.ctx import as_list, as_map, as_str
+from dractl.validate.rules.internal import to_internal
 
 
 class DocLike(Protocol):
@@ -52,14 +53,12 @@ class Index:
 
     @classmethod
     def build(cls, docs: Sequence[DocLike], context: Sequence[DocLike]) -> Index:
-        from dractl.validate.rules import _internal
-
         out = cls()
         for is_input, group in ((True, docs), (False, context)):
             for doc in group:
                 raw = doc.raw
                 if isinstance(raw, Mapping) and isinstance(raw.get("kind"), str):
-                    out.entries.append(Entry(doc, _internal(raw), is_input))
+                    out.entries.append(Entry(doc, to_internal(raw), is_input))
         return out
 
     def of(self, *kinds: str) -> Iterator[Entry]:

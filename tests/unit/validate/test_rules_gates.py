@@ -3,12 +3,11 @@ and update rules (UPD-…) against ``--old`` objects."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import yaml
 from test_rules_support import claim_obj, class_obj, errors, mutate, opts, slice_obj
 
 from dractl.validate.rules import check_object
+from dractl.validate.rules.update import old_objects
 
 D0 = "spec__devices[0]"
 
@@ -68,10 +67,8 @@ def test_input_is_not_mutated_by_dropping() -> None:
     assert yaml.safe_dump(obj) == before
 
 
-def test_update_rules_against_old_file(tmp_path: Path) -> None:
-    old = tmp_path / "old.yaml"
-    old.write_text(yaml.safe_dump_all([claim_obj(), slice_obj()]))
-    o = opts(old_files=(str(old),))
+def test_update_rules_against_old_objects() -> None:
+    o = opts(old=old_objects([claim_obj(), slice_obj()]))
     changed = mutate(claim_obj(), **{"spec__devices__requests[0]__exactly__deviceClassName": "other"})
     assert [(f.rule, f.path, f.message) for f in errors(changed, o)] == [
         (
@@ -91,40 +88,34 @@ def test_update_rules_against_old_file(tmp_path: Path) -> None:
     assert errors(renamed, o) == []
 
 
-def _old_file(tmp_path: Path, *objs: dict[str, object]) -> tuple[str, ...]:
-    path = tmp_path / "old.yaml"
-    path.write_text(yaml.safe_dump_all(list(objs)))
-    return (str(path),)
-
-
-def test_update_of_a_claim_checks_only_immutability(tmp_path: Path) -> None:
+def test_update_of_a_claim_checks_only_immutability() -> None:
     bad = mutate(claim_obj(), **{"spec__devices__requests[0]__name": "BAD"})
-    o = opts(old_files=_old_file(tmp_path, bad))
+    o = opts(old=old_objects([bad]))
     assert errors(bad, o) == []  # stored spec, unchanged: not re-validated
     assert [f.rule for f in errors(bad)] == ["RC-REQ-NAME"]
 
 
-def test_update_of_a_class_keeps_stored_selectors(tmp_path: Path) -> None:
+def test_update_of_a_class_keeps_stored_selectors() -> None:
     bad = mutate(class_obj(), spec__selectors=[{"cel": {"expression": "len("}}])
-    o = opts(old_files=_old_file(tmp_path, bad))
+    o = opts(old=old_objects([bad]))
     assert errors(bad, o) == []  # RC-CEL-STORED: unchanged selectors are not compiled
     changed = mutate(bad, spec__selectors=[{"cel": {"expression": "len("}}, {"cel": {"expression": "true"}}])
     assert [f.rule for f in errors(changed, o)] == ["RC-CEL-COMPILE"]
 
 
-def test_update_keeps_gated_fields_the_old_object_used(tmp_path: Path) -> None:
+def test_update_keeps_gated_fields_the_old_object_used() -> None:
     stored = mutate(slice_obj(), **{f"{D0}__taints": [{"key": "k", "effect": "NoSchedule"}]})
-    o = opts("1.35", old_files=_old_file(tmp_path, stored))
+    o = opts("1.35", old=old_objects([stored]))
     changed = mutate(stored, **{f"{D0}__taints[0]__effect": "Bogus"})
     assert [f.rule for f in errors(changed, o)] == ["RS-TAINT-EFFECT"]  # not dropped on update
     assert errors(changed, opts("1.35")) == []  # on create the taints are dropped
 
 
-def test_status_update_rules(tmp_path: Path) -> None:
+def test_status_update_rules() -> None:
     uid = "7c1a3f0e-3b9e-4a8e-9c51-0d2b8b1f7a55"
     result = {"request": "gpu", "driver": "gpu.example.com", "pool": "node-1", "device": "gpu-0"}
     allocated = mutate(claim_obj(), status={"allocation": {"devices": {"results": [result]}}})
-    o = opts(status=True, old_files=_old_file(tmp_path, allocated))
+    o = opts(status=True, old=old_objects([allocated]))
     moved = mutate(allocated, **{"status__allocation__devices__results[0]__device": "gpu-1"})
     assert [(f.rule, f.path) for f in errors(moved, o)] == [("UPD-RCS-ALLOC", "status.allocation")]
     deleting = mutate(
@@ -135,7 +126,7 @@ def test_status_update_rules(tmp_path: Path) -> None:
     assert [f.rule for f in errors(deleting, o)] == ["RCS-RESERVED-DELETING"]
 
 
-def test_update_skips_unchanged_capacity_and_taints(tmp_path: Path) -> None:
+def test_update_skips_unchanged_capacity_and_taints() -> None:
     stored = mutate(
         slice_obj(),
         **{
@@ -144,7 +135,7 @@ def test_update_skips_unchanged_capacity_and_taints(tmp_path: Path) -> None:
         },
     )
     assert {f.rule for f in errors(stored)} == {"RS-CAP-POLICY-NEEDS-MULTI", "RS-TAINT-EFFECT"}
-    o = opts(old_files=_old_file(tmp_path, stored))
+    o = opts(old=old_objects([stored]))
     assert errors(stored, o) == []  # stored, unchanged: grandfathered
     changed = mutate(stored, **{f"{D0}__capacity__memory__value": "80Gi"})
     assert [f.rule for f in errors(changed, o)] == ["RS-CAP-POLICY-NEEDS-MULTI"]
