@@ -203,13 +203,13 @@ def ci_setup(ci: CiFlags, header: dict[str, Any] | None, limit: int, command: st
     """Load the config file, check --skip/--only, resolve --runtime-config (flag, config, snapshot
     header's servedVersions, default) and read --classes-from.  UsageError / InputError."""
     from dractl.validate import config as configs
-    from dractl.validate.catalog import all_rules, suggest
-    from dractl.validate.suppress import SUPPRESS_RULES, split_rules, unknown_patterns
+    from dractl.validate.catalog import rule_ids, suggest
+    from dractl.validate.suppress import split_rules, unknown_patterns
 
     cfg = configs.load(ci.config)
-    known = [*all_rules(), *SUPPRESS_RULES]
     for flag, values in (("--skip", ci.skip), ("--only", ci.only)):
-        bad = unknown_patterns(split_rules(values), known)
+        patterns = split_rules(values)
+        bad = unknown_patterns(patterns, rule_ids()) if patterns else []
         if bad:
             hint = suggest(bad[0])
             near = f"; did you mean {', '.join(hint)}?" if hint else ""
@@ -224,23 +224,12 @@ def ci_setup(ci: CiFlags, header: dict[str, Any] | None, limit: int, command: st
 
 
 def ci_finish(report: Any, docs: Any, run: CiRun) -> Any:
-    """The report with the suppressions applied (counted, never dropped), and a one-line meaning for
-    every rule it uses (SARIF's shortDescription must not be the bare id)."""
-    from dataclasses import replace
+    """The report with the suppressions applied (counted, never dropped).  Rule descriptions
+    (SARIF's shortDescription) come from the rule registry through the report."""
+    from dractl.validate.catalog import rule_ids
+    from dractl.validate.suppress import apply
 
-    from dractl.validate.catalog import all_rules, explain
-    from dractl.validate.suppress import SUPPRESS_RULES, apply
-
-    report = apply(report, docs, run.policy, [*all_rules(), *SUPPRESS_RULES])
-    used = {f.rule for f in report.findings} | {f.rule for f, _ in report.suppressed}
-    missing = {
-        r: (explain(r) or "").split("What: ", 1)[-1].split("\n", 1)[0].strip()
-        for r in used
-        if not report.rules.get(r)
-    }
-    missing.update({r: SUPPRESS_RULES[r] for r in missing if r in SUPPRESS_RULES})
-    missing = {r: d for r, d in missing.items() if d and d != r}
-    return replace(report, rules={**report.rules, **missing}) if missing else report
+    return apply(report, docs, run.policy, rule_ids())  # the ids are read only if something applies
 
 
 def output_option(report_type: str, default: Format = Format.TABLE) -> tuple[type[Enum], Any, Any]:

@@ -10,7 +10,6 @@ Pure: never prints, never mutates the documents.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
@@ -21,21 +20,8 @@ from dractl.validate.findings import Finding, Severity
 from dractl.validate.options import ValidateOptions
 from dractl.validate.report import ObjectResult, ValidationReport
 from dractl.validate.rules import workloads
-from dractl.validate.rules.pod import POD_RULES
 from dractl.validate.versions import Availability
 
-OBJECT_RULES: dict[str, str] = {
-    "SCHEMA-NO-APIVERSION": "The document has no apiVersion (hint when a key differs only in case).",
-    "SCHEMA-NO-KIND": "The document has no kind (hint when a key differs only in case).",
-    "API-VERSION-DEPRECATED": "The API version is deprecated in the target release (the server warns).",
-    "API-VERSION-NOT-SERVED": "The target release does not serve this API version of the kind.",
-    "API-VERSION-ALPHA": "An alpha API version, served only when the cluster enables it (--runtime-config).",
-    "API-VERSION-NOT-ENABLED": "A beta API version the release does not serve by default (KEP-3136): "
-    "served only when the cluster enables it (--runtime-config).",
-    "API-UNKNOWN-KIND": "resource.k8s.io has no such kind in this API version.",
-    "POD-CLAIM-SOURCE": "A Pod uses the removed resourceClaims[].source shape (Kubernetes < 1.31).",
-}
-RULES: dict[str, str] = {**schema.SCHEMA_RULES, **OBJECT_RULES, **POD_RULES}
 _DECODE_RULES = frozenset(
     {
         "SCHEMA-UNKNOWN-FIELD",
@@ -86,7 +72,7 @@ def validate_docs(
         objects.append(result)
         findings.extend(found)
     return ValidationReport.build(
-        opts.kube_version, findings, objects, input_errors, files, RULES, strict=opts.strict
+        opts.kube_version, findings, objects, input_errors, files, strict=opts.strict
     )
 
 
@@ -112,9 +98,7 @@ def check(
     warns how many were left out; ``cross`` adds the cross-object lint of the inputs together
     with ``context_docs`` (a snapshot's objects, only read).  ``input_errors`` (inputs that
     could not be read) and ``files`` (every file read) feed the summary and the exit code.
-    Every rule used gets its one-line description (SARIF).  Pure apart from ``warn``."""
-    from dractl.validate.catalog import describe
-
+    Rule descriptions (SARIF) come from the rule registry when rendered.  Pure apart from ``warn``."""
     selected = [d for d in docs if kinds is None or _selected(d.raw, kinds)]
     if len(selected) < len(docs):
         warn(f"ignored {len(docs) - len(selected)} object(s) of other kinds")
@@ -132,9 +116,8 @@ def check(
             opts,
             context_docs=context_docs,  # type: ignore[arg-type]
         )
-    rules = {f.rule: describe(f.rule) or RULES.get(f.rule, "") for f in findings}
     return ValidationReport.build(
-        opts.kube_version, findings, report.objects, report.input_errors, files, rules, strict=opts.strict
+        opts.kube_version, findings, report.objects, report.input_errors, files, strict=opts.strict
     )
 
 
@@ -147,19 +130,6 @@ def _selected(raw: dict[str, Any], kinds: frozenset[str]) -> bool:
         return True
     in_group = str(api_version or "").startswith(f"{versions.GROUP}/")
     return in_group and (not kind or kind not in versions.DRA_KINDS)
-
-
-def explain_rule(rule: str) -> str | None:
-    """A description of a rule id: from ``dractl.validate.catalog`` (every rule, with why and
-    how to fix) when that module exists, else the one-line meaning of the rules above; None
-    when the id is unknown."""
-    key = rule.strip().upper()
-    try:
-        catalog = importlib.import_module("dractl.validate.catalog")
-    except ImportError:
-        return f"{key}: {RULES[key]}" if key in RULES else None
-    text: str | None = catalog.explain(key)
-    return text
 
 
 def check_doc(doc: Doc, opts: ValidateOptions) -> tuple[ObjectResult, list[Finding]]:

@@ -21,25 +21,6 @@ from dractl.validate.options import ValidateOptions
 from dractl.validate.rules import xclaims, xmatch, xpods, xpools
 from dractl.validate.rules.xindex import DocLike, Entry, Index
 
-LINT_RULES: dict[str, str] = {
-    "ADV-CLASS-EXISTS": "A request names a DeviceClass in neither the inputs nor the cluster context.",
-    "ADV-EXTRES-UNIQUE": "Two DeviceClasses map the same extendedResourceName.",
-    "ADV-POOL-CONSISTENT": "Slices of a pool disagree on generation or count, or the pool is incomplete.",
-    "ADV-DEVICE-UNIQUE-POOL": "A device name appears in more than one slice of a pool.",
-    "ADV-COUNTERSET-EXISTS": "consumesCounters names a counter set or counter no slice of the pool defines.",
-    "LINT-COUNTER-EXCEEDS": "A device consumes more of a counter than its counter set holds.",
-    "LINT-DUPLICATE-UUID": "Two devices of one driver publish the same uuid-like attribute value.",
-    "LINT-DEVICES-AND-COUNTERS": "devices and sharedCounters in one slice (rejected from 1.35 on).",
-    "LINT-SELECTOR-UNKNOWN-ATTRIBUTE": "A selector references an attribute or capacity no device publishes.",
-    "LINT-SELECTOR-NO-MATCH": "A request's class and request selectors match none of the input devices.",
-    "LINT-REQUEST-EXCEEDS-NODE": "A request asks for more devices than any one node offers.",
-    "LINT-DTR-EMPTY-SELECTOR": "A DeviceTaintRule with an empty selector taints every device in the cluster.",
-    "LINT-DTR-NO-SELECTOR": "A DeviceTaintRule without a selector (before v1.37.1 the scheduler taints every "
-    "device; from v1.37.1 it matches none).",
-    "LINT-TOLERATION-NOTHING": "A toleration that can never match a taint.",
-    "RC-ADMIN-NS": "adminAccess in a namespace without the admin-access label (known from the inputs).",
-    **xpods.XPOD_RULES,
-}
 _ERROR_RULES = frozenset({"RC-ADMIN-NS"})
 
 

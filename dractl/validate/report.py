@@ -91,9 +91,9 @@ class Summary:
 @dataclass(frozen=True)
 class ValidationReport:
     """Findings (sorted by file, document, line, column, rule), inputs that could not be read,
-    the objects seen, and the summary.  ``rules`` maps each rule id used to a one-line
-    description (for SARIF and ``--explain``); ``strict`` (``--strict``) makes warnings fail
-    the exit code."""
+    the objects seen, and the summary.  A rule's one-line description (SARIF) is the rule
+    registry's (:mod:`dractl.validate.catalog`, read only when asked), unless ``rules`` gives
+    one; ``strict`` (``--strict``) makes warnings fail the exit code."""
 
     report_type: ClassVar[str] = "validation"
 
@@ -151,7 +151,12 @@ class ValidationReport:
         return EXIT_OK
 
     def rule_description(self, rule: str) -> str:
-        return self.rules.get(rule, "")
+        """``rule``'s one-line meaning: from ``rules``, else from the rule registry ("" if unknown)."""
+        if self.rules.get(rule):
+            return self.rules[rule]
+        from dractl.validate.catalog import describe
+
+        return describe(rule)
 
     def to_dict(self) -> dict[str, Any]:
         silenced = [{**f.to_dict(), "suppression": why.to_dict()} for f, why in self.suppressed]

@@ -5,8 +5,8 @@ Schemas are the generated files under ``schemas/v1.3X/`` (shipped in the wheel a
 cached.  Each jsonschema error becomes a :class:`Finding` with a Kubernetes field path
 (``spec.devices[0].capacity[memory].value``), a stable rule id and the server's wording.
 
-To add a rule id: add it to :data:`SCHEMA_RULES` and map the jsonschema keyword in
-:func:`_map_error`.
+To add a rule id: describe it in the rule registry (``dractl/validate/catalog.yaml``) and map
+the jsonschema keyword in :func:`_map_error`.
 """
 
 from __future__ import annotations
@@ -22,21 +22,6 @@ from typing import Any
 from dractl.model.quantity import Quantity, QuantityError
 from dractl.validate.findings import Finding, Severity
 from dractl.validate.options import ValidateOptions
-
-SCHEMA_RULES: dict[str, str] = {
-    "SCHEMA-UNKNOWN-FIELD": "A field the API version does not have (kubectl --validate=strict rejects it; "
-    "with --lenient it is a warning, like the server's fieldValidation=Warn).",
-    "SCHEMA-DUPLICATE-FIELD": "A key written twice in one mapping (kubectl rejects it; --lenient: warning).",
-    "SCHEMA-REQUIRED": "A required field is missing.",
-    "SCHEMA-REQUIRED-DEFAULTED": "A field the OpenAPI marks required but the server decodes as 0 when "
-    "missing (pool.generation, capacity and counter values): a warning.",
-    "SCHEMA-TYPE": "A value of the wrong JSON type (the server's decoder rejects it).",
-    "SCHEMA-ENUM": "A value outside the allowed set.",
-    "SCHEMA-QUANTITY": "A value that is not a Kubernetes quantity (resource.ParseQuantity grammar).",
-    "SCHEMA-INT-RANGE": "An integer outside the int32/int64 range of the field.",
-    "SCHEMA-FORMAT": "A value in the wrong format (e.g. a timestamp that is not RFC 3339).",
-    "SCHEMA-INVALID": "Any other structural schema violation.",
-}
 
 _TYPE_NAMES = {
     dict: "object",

@@ -19,10 +19,6 @@ from typing import Any
 from dractl.validate.findings import Finding, Severity, Suppression
 
 ANNOTATION = "dractl.io/ignore"
-SUPPRESS_RULES: dict[str, str] = {
-    "DRACTL-IGNORE-INVALID": "A dractl.io/ignore annotation without a reason, or naming no known rule: "
-    "it suppresses nothing.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,8 +230,6 @@ def apply(report: Any, docs: Iterable[Any], policy: Policy, known_rules: Iterabl
     if policy.empty and not any(lookup(f) is not None for f in report.findings):
         return report
     out = split(report.findings, policy, lookup, known_rules)
-    rules = dict(report.rules)
-    rules.update({r: d for r, d in SUPPRESS_RULES.items() if any(f.rule == r for f in out.kept)})
     silenced = (*report.suppressed, *out.suppressed)
     built = ValidationReport.build(
         report.summary.kube_version,
@@ -243,7 +237,7 @@ def apply(report: Any, docs: Iterable[Any], policy: Policy, known_rules: Iterabl
         report.objects,
         report.input_errors,
         (o.file for o in report.objects),
-        rules,
+        report.rules,
         silenced,
     )
     return _carry(report, built)

@@ -22,6 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / ".." / "shared" / "corpus"
 EXPECTED = Path(__file__).with_name("expected-semantic.jsonl")
 KUBE_VERSION = "1.37"
+ENGINE_PREFIXES = frozenset({"SCHEMA", "API", "POD"})
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not checked out")
 
@@ -131,7 +132,7 @@ def _templates() -> list[Any]:
 def actual_rows() -> list[dict[str, Any]]:
     """One row per object that has semantic findings (plus rendered templates), in load order."""
     from dractl.io.loader import load_paths
-    from dractl.validate.engine import RULES, check_doc
+    from dractl.validate.engine import check_doc
     from dractl.validate.options import ValidateOptions
 
     opts = ValidateOptions(kube_version=KUBE_VERSION)
@@ -139,7 +140,8 @@ def actual_rows() -> list[dict[str, Any]]:
     rows = []
     for file, doc in docs:
         result, findings = check_doc(doc, opts)
-        semantic = [f for f in findings if f.rule not in RULES]
+        # the engine's own schema, API-version and Pod rules are not the API server's semantic rules
+        semantic = [f for f in findings if f.rule.split("-", 1)[0] not in ENGINE_PREFIXES]
         if not semantic:
             continue
         row: dict[str, Any] = {

@@ -17,12 +17,6 @@ from dractl.validate.options import ValidateOptions
 from dractl.validate.rules import formats as F
 from dractl.validate.rules.ctx import Ctx, as_list, as_map, as_str
 
-POD_RULES: dict[str, str] = {
-    "POD-CLAIM-NAME": "A pod resourceClaims[] entry needs a name: a DNS label, unique in the pod.",
-    "POD-CLAIM-ONEOF": "A pod resourceClaims[] entry sets exactly one of resourceClaimName and "
-    "resourceClaimTemplateName.",
-    "POD-CLAIM-REF": "A container's resources.claims[] must name one of the pod's spec.resourceClaims, once.",
-}
 _CONTAINER_LISTS = ("initContainers", "containers")
 
 

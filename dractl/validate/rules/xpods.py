@@ -17,12 +17,6 @@ from dractl.validate.rules.xindex import Entry, Index
 
 Emit = Callable[[Entry, str, str, str], None]
 IMPLICIT_CLASS_PREFIX = "deviceclass.resource.kubernetes.io/"
-XPOD_RULES: dict[str, str] = {
-    "ADV-TEMPLATE-EXISTS": "A pod (template) names a ResourceClaimTemplate in neither the inputs nor the "
-    "cluster context.",
-    "ADV-CLAIM-EXISTS": "A pod (template) names a ResourceClaim in neither the inputs nor the cluster "
-    "context.",
-}
 
 
 def pod_specs(index: Index) -> Iterator[tuple[Entry, Mapping[str, Any], str]]:

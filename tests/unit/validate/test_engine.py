@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
-import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -309,19 +307,6 @@ def test_to_dict_matches_the_published_output_schema() -> None:
         "SCHEMA-UNKNOWN-FIELD": 1,
     }
     assert report.rule_description("SCHEMA-UNKNOWN-FIELD").startswith("A field the API version")
-
-
-def test_explain_rule(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert engine.explain_rule("schema-unknown-field").startswith("SCHEMA-UNKNOWN-FIELD")
-    monkeypatch.setitem(sys.modules, "dractl.validate.catalog", None)  # as if the catalog were absent
-    assert engine.explain_rule("schema-unknown-field").startswith("SCHEMA-UNKNOWN-FIELD: A field")
-    catalog = types.ModuleType("dractl.validate.catalog")
-    catalog.explain = lambda rule: (
-        "RS-POOL-COUNT: pool.resourceSliceCount > 0" if rule == "RS-POOL-COUNT" else None
-    )
-    monkeypatch.setitem(sys.modules, "dractl.validate.catalog", catalog)
-    assert engine.explain_rule("RS-POOL-COUNT") == "RS-POOL-COUNT: pool.resourceSliceCount > 0"
-    assert engine.explain_rule("NOPE") is None
 
 
 def test_dra_kind_in_the_wrong_group_is_not_skipped() -> None:
