@@ -20,10 +20,11 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
+from dractl.cli.cluster_options import ContextOpt, KubeconfigOpt, RequestTimeoutOpt
 from dractl.cli.env import CliEnv
 from dractl.cli.options import (
     DEFAULT_MAX_INPUT_SIZE,
@@ -50,11 +51,23 @@ from dractl.cli.options import (
 from dractl.errors import UsageError
 
 _, ValidationOutputOpt, DEFAULT_OUTPUT = output_option("validation")
+ClusterContextOpt = Annotated[
+    bool,
+    typer.Option(
+        "--cluster",
+        help="Also check against the live cluster of the kubeconfig (read-only; implied by --context "
+        "or --kubeconfig).  Without it nothing is read from the network.",
+    ),
+]
 
 # Every flag of a validation command: (Annotated alias, default), in --help order.
 FLAG_OPTIONS: Mapping[str, tuple[Any, Any]] = {
     "paths": (PathsArg, None),
     "snapshot": (SnapshotOpt, None),
+    "cluster": (ClusterContextOpt, False),
+    "kubeconfig": (KubeconfigOpt, None),
+    "kube_context": (ContextOpt, None),
+    "request_timeout": (RequestTimeoutOpt, None),
     "kube_version": (KubeVersionOpt, None),
     "feature_gates": (FeatureGatesOpt, None),
     "strict": (StrictOpt, False),
@@ -72,6 +85,8 @@ FLAG_OPTIONS: Mapping[str, tuple[Any, Any]] = {
     "output": (ValidationOutputOpt, DEFAULT_OUTPUT),
 }
 ALL_FLAGS = frozenset(FLAG_OPTIONS)
+# The live cluster as context (like --snapshot); opt-in, so that a plain run never reads the network.
+CLUSTER_FLAGS = frozenset({"cluster", "kubeconfig", "kube_context", "request_timeout"})
 MISSING_PATH = "missing PATH (a file, a directory, or '-' for stdin)"
 
 
@@ -84,6 +99,10 @@ class ValidationFlags:
 
     paths: tuple[str, ...] = ()
     snapshot: str | None = None
+    cluster: bool = False
+    kubeconfig: str | None = None
+    kube_context: str | None = None
+    request_timeout: str | None = None
     kube_version: str | None = None
     feature_gates: str | None = None
     strict: bool = False
@@ -110,6 +129,10 @@ class ValidationFlags:
         }
         return cls(**given)
 
+    def uses_cluster(self) -> bool:
+        """``--cluster``, or a flag that names a cluster (``--context``, ``--kubeconfig``)."""
+        return self.cluster or self.kube_context is not None or self.kubeconfig is not None
+
     def ci(self) -> CiFlags:
         return CiFlags(self.runtime_config, self.skip, self.only, self.config, self.classes_from)
 
@@ -134,7 +157,8 @@ class CheckCommand:
     cross: Literal["always", "snapshot", "never"] = "always"
 
     def cross_checks(self, flags: ValidationFlags) -> bool:
-        return self.cross == "always" or (self.cross == "snapshot" and flags.snapshot is not None)
+        context = flags.snapshot is not None or flags.uses_cluster()
+        return self.cross == "always" or (self.cross == "snapshot" and context)
 
 
 def check_command(spec: CheckCommand) -> Callable[..., None]:
@@ -188,7 +212,8 @@ def run(ctx: typer.Context, spec: CheckCommand, flags: ValidationFlags) -> None:
     limit = flags.max_input_bytes(spec.name)
     context = load_paths([flags.snapshot], max_input_size=limit) if flags.snapshot else None
     loaded = load_paths(list(flags.paths), max_input_size=limit)
-    raw_header = context.snapshot_header if context else loaded.snapshot_header
+    live = cluster_context(env, spec.name, flags)
+    raw_header = live.header if live else context.snapshot_header if context else loaded.snapshot_header
     ci = ci_setup(flags.ci(), raw_header, limit, spec.name)  # config file, --skip/--only, served versions
     release = env.release(
         flags.kube_version or ci.config.kube_version,
@@ -213,7 +238,7 @@ def run(ctx: typer.Context, spec: CheckCommand, flags: ValidationFlags) -> None:
         runtime=ci.runtime,
         kube_patch=release.patch,
     )
-    context_docs = [*(context.docs if context else ()), *ci.classes]
+    context_docs = [*(context.docs if context else ()), *(live.docs if live else ()), *ci.classes]
     report = check(
         loaded.docs,
         opts,
@@ -227,6 +252,28 @@ def run(ctx: typer.Context, spec: CheckCommand, flags: ValidationFlags) -> None:
     report = ci_finish(report, loaded.docs, ci)  # suppressions: counted, never dropped
     env.render(report, flags.output, no_headers=flags.no_headers)
     raise typer.Exit(report.exit_code)
+
+
+def cluster_context(env: CliEnv, command: str, flags: ValidationFlags) -> Any:
+    """The live cluster's objects as context (:func:`dractl.cluster.context.context_docs`), or None
+    without ``--cluster``/``--context``/``--kubeconfig``.  UsageError with ``--snapshot`` (one
+    context at a time) or ``--request-timeout`` alone; ClusterError (exit 3) as context_docs."""
+    if not flags.uses_cluster():
+        if flags.request_timeout is not None:
+            raise UsageError("--request-timeout needs --cluster (or --context/--kubeconfig)", command)
+        return None
+    if flags.snapshot is not None:
+        raise UsageError("--snapshot and --cluster/--context/--kubeconfig exclude each other", command)
+    from dractl.cli.cluster_options import cluster_options
+    from dractl.cluster.context import context_docs
+
+    opts = cluster_options(
+        kubeconfig=flags.kubeconfig,
+        context=flags.kube_context,
+        request_timeout=flags.request_timeout,
+        command=command,
+    )
+    return context_docs(opts, warn=lambda message: env.warn(f"{command}: cluster context: {message}"))
 
 
 def explain_rule(env: CliEnv, rule: str, command: str) -> None:

@@ -16,12 +16,16 @@ Examples:
   dractl claim validate claim.yaml --snapshot cluster.yaml
 
 \b
+  # The same against the live cluster of the current kubeconfig context (read-only)
+  dractl claim validate claim.yaml --cluster
+
+\b
   # Validate a claim's status as the scheduler would write it
   dractl claim validate --status claim-with-status.yaml
 """
 
-DOC = """Validate ResourceClaims and templates like the API server (with --snapshot: also against
-    the cluster).
+DOC = """Validate ResourceClaims and templates like the API server (with --snapshot or --cluster:
+    also against the cluster).
 
     Objects of other kinds are ignored.  Exit status as dractl validate.
     """

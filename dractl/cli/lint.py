@@ -20,6 +20,10 @@ Examples:
   dractl lint claims/ --snapshot cluster.yaml
 
 \b
+  # The same against the live cluster of kubeconfig context prod (read-only; opt-in)
+  dractl lint claims/ --context prod
+
+\b
   # CI: fail on warnings too, annotate the pull request
   dractl lint --strict -o github deploy/
 
@@ -30,8 +34,12 @@ Examples:
 
 DOC = """Validate DRA manifests and check them together (classes, pools, counters, selectors, taints).
 
+    With --snapshot, or --cluster/--context (the live cluster, read-only), the checks also see the
+    cluster's classes, slices, taint rules and nodes, and the API versions it serves; without them
+    dractl never reads the network.
+
     Exit status: 0 no errors (warnings allowed), 1 error findings (or any warning with
-    --strict), 2 an input could not be read or a usage error.
+    --strict), 2 an input could not be read or a usage error, 3 the cluster could not be read.
     """
 
 SPEC = CheckCommand("lint", DOC, EXAMPLES, cross="always")

@@ -123,7 +123,8 @@ RuntimeConfigOpt = Annotated[
         "--runtime-config",
         metavar="KEY=BOOL,...",
         help="API versions the cluster serves, in kube-apiserver's --runtime-config syntax "
-        "(e.g. resource.k8s.io/v1beta2=true, api/beta=true) [default: a snapshot's served versions, else "
+        "(e.g. resource.k8s.io/v1beta2=true, api/beta=true) [default: the served versions of "
+        "--snapshot or --cluster, else "
         "kube-apiserver's defaults: resource.k8s.io/v1 only].",
     ),
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from dractl.cli.checks import ALL_FLAGS, CheckCommand, register_command
+from dractl.cli.checks import ALL_FLAGS, CLUSTER_FLAGS, CheckCommand, register_command
 
 EXAMPLES = """\b
 Examples:
@@ -31,7 +31,11 @@ DOC = """Validate DRA manifests like the API server: API versions, schema, dupli
     """
 
 SPEC = CheckCommand(
-    "validate", DOC, EXAMPLES, flags=ALL_FLAGS - {"snapshot", "old", "classes_from"}, cross="never"
+    "validate",
+    DOC,
+    EXAMPLES,
+    flags=ALL_FLAGS - {"snapshot", "old", "classes_from"} - CLUSTER_FLAGS,
+    cross="never",
 )
 
 

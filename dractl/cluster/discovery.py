@@ -21,11 +21,14 @@ from dractl.model.features import SUPPORTED_KUBE_VERSIONS
 class ServerInfo:
     """``git_version`` as the server reports it (``v1.37.1``), ``minor`` as ``"1.37"``;
     ``versions`` maps each kind dractl reads to the API version it is read in (absent: not
-    served, e.g. DeviceTaintRules with their gate off)."""
+    served, e.g. DeviceTaintRules with their gate off); ``served`` the ``resource.k8s.io``
+    group/versions discovery lists (``resource.k8s.io/v1``, …): what the cluster serves, which
+    decides lint's served-version findings (KEP-3136) instead of the release defaults."""
 
     git_version: str
     minor: str
     versions: dict[str, str] = field(default_factory=dict)
+    served: tuple[str, ...] = ()
 
     @property
     def dra_version(self) -> str | None:
@@ -99,7 +102,7 @@ def discover(transport: Transport) -> ServerInfo:
             "NotFound",
             404,
         )
-    return ServerInfo(git, minor, versions)
+    return ServerInfo(git, minor, versions, tuple(f"{DRA_GROUP}/{v}" for v in served))
 
 
 def _group_versions(group: Any) -> list[str]:

@@ -34,4 +34,5 @@ def take_snapshot(
         time=now().replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         include_config=include_config,
         missing=raw.missing,
+        served_versions=raw.server.served,
     )

@@ -9,8 +9,9 @@ Precedence (ARCHITECTURE.md "Versions and features"):
   were off" is asked).
 
 ``--kube-version`` accepts what people write and what ``kubectl version`` prints: ``1.35``,
-``v1.35``, ``1.35.2``, ``v1.35.2``.  A patch release is treated as its minor (no DRA rule dractl
-models differs between patch releases of one minor yet); :attr:`Release.patch` keeps it.
+``v1.35``, ``1.35.2``, ``v1.35.2``.  A patch release is treated as its minor except where a
+documented fix changed behaviour (:data:`dractl.model.features.PATCH_FIXES`); :attr:`Release.patch`
+keeps it (from the flag, else from the snapshot header's or live cluster's server version).
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ def _version(
             f"dractl has no rules for; using {DEFAULT_KUBE_VERSION} (set {KUBE_VERSION_FLAG})"
         )
         return DEFAULT_KUBE_VERSION, None, "default"
-    return minor, None, "snapshot"
+    return minor, header.patch if header is not None else None, "snapshot"
 
 
 def _header_gates(base: Features, header: SnapshotHeader, warn: Callable[[str], None]) -> Features:

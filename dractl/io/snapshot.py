@@ -171,8 +171,11 @@ def snapshot_header(
     feature_gates: Mapping[str, bool],
     time: str | None,
     missing: Iterable[str] = (),
+    served_versions: Iterable[str] | None = None,
 ) -> dict[str, Any]:
-    """The header document.  ``missing`` names what could not be read (a partial snapshot)."""
+    """The header document.  ``missing`` names what could not be read (a partial snapshot);
+    ``served_versions`` the ``resource.k8s.io`` group/versions the cluster served (discovery),
+    left out when not known (None)."""
     header: dict[str, Any] = {
         "apiVersion": SNAPSHOT_API_VERSION,
         "kind": SNAPSHOT_KIND,
@@ -180,6 +183,8 @@ def snapshot_header(
         "featureGates": {k: bool(v) for k, v in sorted(feature_gates.items())},
         "time": time,
     }
+    if served_versions is not None:
+        header["servedVersions"] = sorted(set(served_versions))
     missing = list(missing)
     if missing:
         header["missing"] = missing
@@ -194,11 +199,12 @@ def write_snapshot(
     time: str | None,
     include_config: bool = True,
     missing: Iterable[str] = (),
+    served_versions: Iterable[str] | None = None,
 ) -> str:
     """The snapshot text: header first, then the objects grouped in :data:`KIND_ORDER` (input
     order kept within a kind), Nodes and Pods reduced, opaque config parameters left out
-    unless ``include_config``.  ValueError for a kind a snapshot doesn't hold.  The inputs
-    are not mutated."""
+    unless ``include_config``; the header as :func:`snapshot_header` writes it.  ValueError for
+    a kind a snapshot doesn't hold.  The inputs are not mutated."""
     groups: dict[str, list[dict[str, Any]]] = {k: [] for k in KIND_ORDER}
     for obj in objects:
         kind = obj.get("kind")
@@ -207,7 +213,11 @@ def write_snapshot(
         groups[str(kind)].append(_reduce(obj, include_config))
     docs: list[Any] = [
         snapshot_header(
-            server_version=server_version, feature_gates=feature_gates, time=time, missing=missing
+            server_version=server_version,
+            feature_gates=feature_gates,
+            time=time,
+            missing=missing,
+            served_versions=served_versions,
         )
     ]
     for kind in KIND_ORDER:

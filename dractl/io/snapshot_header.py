@@ -29,6 +29,13 @@ def header_errors(raw: dict[str, Any]) -> list[tuple[str, str]]:
         for name, value in gates.items():
             if not isinstance(value, bool):
                 problems.append((f"featureGates[{name}]", f"expected true or false, not {value!r}"))
+    served = raw.get("servedVersions")
+    if served is not None and (
+        not isinstance(served, list) or not all(isinstance(v, str) and "/" in v for v in served)
+    ):
+        problems.append(
+            ("servedVersions", "expected a list of API group/versions, e.g. [resource.k8s.io/v1]")
+        )
     return problems
 
 
@@ -38,14 +45,25 @@ class SnapshotHeader:
 
     ``server_version`` is the API server's version as recorded (``v1.36.2``), None when the
     header does not say; ``feature_gates`` the gates the cluster ran with (empty when not
-    recorded); ``time`` when the snapshot was taken.  A live cluster's adapter builds one of
-    these from discovery, so every command resolves versions the same way
+    recorded); ``time`` when the snapshot was taken; ``served_versions`` the ``resource.k8s.io``
+    group/versions the cluster served (None: not recorded, older snapshots).  A live cluster's
+    adapter builds one of these from discovery, so every command resolves versions the same way
     (:func:`dractl.io.release.resolve_release`).
     """
 
     server_version: str | None = None
     feature_gates: Mapping[str, bool] = field(default_factory=dict)
     time: str | None = None
+    served_versions: tuple[str, ...] | None = None
+
+    @property
+    def patch(self) -> int | None:
+        """``v1.37.1`` → 1; None when the version has no patch (``v1.37``) or is not a version."""
+        if self.minor is None or self.server_version is None:
+            return None
+        parts = self.server_version.strip().lstrip("vV").split(".")
+        patch = (parts[2] if len(parts) > 2 else "").split("-")[0].split("+")[0]  # "1-gke.100" → "1"
+        return int(patch) if patch.isdigit() else None
 
     @property
     def minor(self) -> str | None:
@@ -67,10 +85,14 @@ class SnapshotHeader:
         version = raw.get("serverVersion") or raw.get("kubeVersion")
         gates = raw.get("featureGates")
         time = raw.get("time")
+        served = raw.get("servedVersions")
         return cls(
             server_version=version if isinstance(version, str) else None,
             feature_gates={str(k): v for k, v in gates.items() if isinstance(v, bool)}
             if isinstance(gates, Mapping)
             else {},
             time=time if isinstance(time, str) else None,
+            served_versions=tuple(v for v in served if isinstance(v, str))
+            if isinstance(served, list)
+            else None,
         )

@@ -1,9 +1,23 @@
-"""The live cluster as context for the cross-object lint checks."""
+"""The live cluster as context for ``dractl lint`` and ``claim validate`` (``--cluster``,
+``--context``): the cross-object checks see the cluster's objects and the API versions it
+serves; a plain run never touches the network; denied reads are reported, not fatal, unless
+nothing at all could be read."""
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
+import yaml
+from conftest import demo_objects
+from loopback_api import LoopbackApiServer, Policy
+from loopback_tls import Certs
+
+from dractl.cluster import transport
 from dractl.cluster.context import context_docs
 from dractl.cluster.options import ClusterOptions
 from dractl.io.loader import load_paths
@@ -22,17 +36,39 @@ spec:
         deviceClassName: gpu.nvidia.com
         selectors: [{cel: {expression: "device.attributes['gpu.nvidia.com'].productName == 'B200'"}}]
 """
+BETA_CLASS = """apiVersion: resource.k8s.io/v1beta2
+kind: DeviceClass
+metadata: {name: beta-gpu}
+spec:
+  selectors: [{cel: {expression: "device.driver == 'gpu.nvidia.com'"}}]
+"""
 
 
-def test_cluster_objects_are_lint_context(kubeconfig: Path, tmp_path: Path) -> None:
-    described, version, docs = context_docs(ClusterOptions(all_namespaces=True))
-    assert described.startswith("cluster: context loopback") and version == "v1.37.1"
-    assert {d.kind for d in docs} >= {"DeviceClass", "ResourceSlice", "Node"}
-    assert all(d.origin.file == "cluster:loopback" for d in docs)
-    (tmp_path / "claim.yaml").write_text(CLAIM)
-    inputs = load_paths([str(tmp_path / "claim.yaml")]).docs
+@pytest.fixture(autouse=True)
+def _fast_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(transport, "BACKOFF_BASE", 0.01)
+
+
+@pytest.fixture
+def claim_file(tmp_path: Path) -> Path:
+    path = tmp_path / "claim.yaml"
+    path.write_text(CLAIM)
+    return path
+
+
+def _rules(stdout: str) -> list[str]:
+    return [i["rule"] for i in json.loads(stdout)["items"]]
+
+
+def test_cluster_objects_are_lint_context(kubeconfig: Path, claim_file: Path) -> None:
+    ctx = context_docs(ClusterOptions(all_namespaces=True))
+    assert ctx.description.startswith("cluster: context loopback") and ctx.server_version == "v1.37.1"
+    assert ctx.header["servedVersions"] == ["resource.k8s.io/v1"] and ctx.missing == []
+    assert {d.kind for d in ctx.docs} >= {"DeviceClass", "ResourceSlice", "Node"}
+    assert all(d.origin.file == "cluster:loopback" for d in ctx.docs)
+    inputs = load_paths([str(claim_file)]).docs
     opts = ValidateOptions(kube_version="1.37", features=Features.for_version("1.37"))
-    with_cluster = lint(inputs, opts, context_docs=docs)
+    with_cluster = lint(inputs, opts, context_docs=ctx.docs)
     without = lint(inputs, opts)
     assert [f.rule for f in without] == ["ADV-CLASS-EXISTS"]  # no context: the class is unknown
     assert [(f.rule, f.message) for f in with_cluster] == [
@@ -41,3 +77,124 @@ def test_cluster_objects_are_lint_context(kubeconfig: Path, tmp_path: Path) -> N
             "request 'gpu' matches 0 of the 6 devices of class 'gpu.nvidia.com' in the inputs",
         )
     ]
+
+
+@pytest.mark.parametrize("flag", [["--cluster"], ["--context", "loopback"]])
+def test_lint_with_the_cluster_as_context(
+    run_cli: Any,
+    kubeconfig: Path,
+    apiserver: LoopbackApiServer,
+    token: str,
+    claim_file: Path,
+    flag: list[str],
+) -> None:
+    result = run_cli(["lint", str(claim_file), *flag, "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert _rules(result.stdout) == ["LINT-SELECTOR-NO-MATCH"]
+    assert token not in result.stdout + result.stderr
+    reads = {r.path for r in apiserver.requests}
+    assert "/apis/resource.k8s.io/v1/deviceclasses" in reads and "/api/v1/pods" not in reads
+
+
+def test_claim_validate_runs_the_cross_checks_with_the_cluster(
+    run_cli: Any, kubeconfig: Path, claim_file: Path
+) -> None:
+    plain = run_cli(["claim", "validate", str(claim_file), "-o", "json"])
+    live = run_cli(["claim", "validate", str(claim_file), "--cluster", "-o", "json"])
+    assert plain.exit_code == live.exit_code == 0, live.stderr
+    assert _rules(plain.stdout) == [] and _rules(live.stdout) == ["LINT-SELECTOR-NO-MATCH"]
+
+
+def test_a_plain_run_never_touches_the_network(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer, claim_file: Path
+) -> None:
+    result = run_cli(["lint", str(claim_file), "-o", "json"])
+    assert result.exit_code == 0 and _rules(result.stdout) == ["ADV-CLASS-EXISTS"]
+    assert apiserver.requests == []
+
+
+def test_denied_cluster_scoped_reads_are_reported_not_fatal(
+    run_cli: Any,
+    apiserver: LoopbackApiServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    claim_file: Path,
+) -> None:
+    apiserver.add_token("team-token", Policy.namespace_only("default"))
+    kc = apiserver.kubeconfig(tmp_path / "kc", "team-token", namespace="default")
+    monkeypatch.setenv("KUBECONFIG", str(kc))
+    result = run_cli(["lint", str(claim_file), "--cluster", "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert _rules(result.stdout) == ["ADV-CLASS-EXISTS"]  # the classes could not be seen
+    assert (
+        "Warning: lint: cluster context: could not read deviceclasses.resource.k8s.io at the cluster "
+        "scope: forbidden" in result.stderr
+    )
+    assert "team-token" not in result.stdout + result.stderr
+
+
+def test_nothing_readable_is_a_cluster_error(
+    run_cli: Any,
+    apiserver: LoopbackApiServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    claim_file: Path,
+) -> None:
+    apiserver.add_token("nobody", Policy("nobody", []))
+    monkeypatch.setenv("KUBECONFIG", str(apiserver.kubeconfig(tmp_path / "kc", "nobody")))
+    result = run_cli(["lint", str(claim_file), "--cluster"])
+    assert result.exit_code == 3
+    assert result.stderr.splitlines()[-1].startswith(
+        "dractl: error: read the cluster context: nothing could be read ("
+    )
+    assert result.stdout == ""
+
+
+def test_cluster_flags_conflict_with_a_snapshot(run_cli: Any, claim_file: Path, tmp_path: Path) -> None:
+    both = run_cli(["lint", str(claim_file), "--cluster", "--snapshot", str(claim_file)])
+    assert both.exit_code == 2 and "--snapshot and --cluster" in both.stderr
+    alone = run_cli(["lint", str(claim_file), "--request-timeout", "5s"])
+    assert alone.exit_code == 2 and "--request-timeout needs --cluster" in alone.stderr
+    assert not re.search(r"^\s+--cluster\s", run_cli(["validate", "--help"]).stdout, re.M)  # no context there
+
+
+@pytest.fixture
+def beta_server(
+    certs: Certs, token: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[LoopbackApiServer]:
+    """A 1.37 cluster started with --runtime-config resource.k8s.io/v1beta2=true."""
+    server = LoopbackApiServer(certs, dra_versions=("v1", "v1beta2"))
+    server.state.load(demo_objects())
+    server.add_token(token, Policy.admin())
+    server.start()
+    monkeypatch.setenv("KUBECONFIG", str(server.kubeconfig(tmp_path / "kc", token)))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_served_versions_come_from_discovery(
+    run_cli: Any, beta_server: LoopbackApiServer, tmp_path: Path
+) -> None:
+    path = tmp_path / "class.yaml"
+    path.write_text(BETA_CLASS)
+    offline = _rules(run_cli(["lint", str(path), "-o", "json"]).stdout)
+    live = _rules(run_cli(["lint", str(path), "--cluster", "-o", "json"]).stdout)
+    assert "API-VERSION-NOT-ENABLED" in offline  # kube-apiserver's defaults serve v1 only
+    assert "API-VERSION-NOT-ENABLED" not in live and "API-VERSION-DEPRECATED" in live
+
+
+def test_snapshot_header_records_served_versions_round_trip(
+    run_cli: Any, beta_server: LoopbackApiServer, tmp_path: Path
+) -> None:
+    snap = tmp_path / "snap.yaml"
+    assert run_cli(["snapshot", "-A", "--file", str(snap)]).exit_code == 0
+    header = next(yaml.safe_load_all(snap.read_text()))
+    assert header["servedVersions"] == ["resource.k8s.io/v1", "resource.k8s.io/v1beta2"]
+    path = tmp_path / "class.yaml"
+    path.write_text(BETA_CLASS)
+    from_snapshot = run_cli(["lint", str(path), "--snapshot", str(snap), "-o", "json"])
+    live = run_cli(["lint", str(path), "--cluster", "-o", "json"])
+    assert json.loads(from_snapshot.stdout)["items"] == json.loads(live.stdout)["items"]
+    assert "API-VERSION-NOT-ENABLED" not in _rules(from_snapshot.stdout)
