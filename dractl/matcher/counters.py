@@ -9,6 +9,7 @@ counters or leaves the book untouched, and ``release`` gives them back.
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 from dractl.matcher.pools import CounterSets, Pool, exact
 from dractl.model.objects import Device
@@ -29,34 +30,99 @@ def available(pool: Pool, is_allocated: Callable[[str], bool]) -> CounterSets:
     return left
 
 
+Uses = tuple[tuple[str, str, int | Fraction], ...]
+"""A device's counter consumption: (counter set, counter, exact amount) in order."""
+
+
+def uses(device: Device) -> Uses:
+    """The device's consumption with exact amounts (ints where they are whole numbers, which
+    compare and add far faster than Fractions and give the same answers)."""
+    out: list[tuple[str, str, int | Fraction]] = []
+    for use in device.consumes_counters:
+        for name, q in use.counters.items():
+            out.append((use.counter_set, name, _fast(exact(q))))
+    return tuple(out)
+
+
+def subtract(left: CounterSets, device: Device) -> None:
+    """Take ``device``'s consumption from ``left`` in place, as :func:`available` counts an
+    allocated device (counters the sets do not have are ignored)."""
+    for use in device.consumes_counters:
+        counters = left.get(use.counter_set, {})
+        for name, q in use.counters.items():
+            if name in counters:
+                counters[name] -= exact(q)
+
+
+def _fast(v: Fraction) -> int | Fraction:
+    return v.numerator if v.denominator == 1 else v
+
+
+class _Ledger:
+    """One pool name's counters during an allocation: what is left after committed
+    allocations (``left``), what in-flight devices take (``taken``), and how many counters
+    are over (``left < taken``): a reservation succeeds when none is."""
+
+    __slots__ = ("left", "over", "taken")
+
+    def __init__(self, available: CounterSets) -> None:
+        self.left: dict[tuple[str, str], int | Fraction] = {
+            (set_name, name): _fast(v)
+            for set_name, counters in available.items()
+            for name, v in counters.items()
+        }
+        self.taken: dict[tuple[str, str], int | Fraction] = {}
+        self.over = sum(1 for v in self.left.values() if v < 0)
+
+
 class CounterBook:
     """In-flight counter consumption, per pool name and counter set.  Kubernetes keys its
     counter bookkeeping by the pool's name alone (not the driver), so pools of two drivers
-    that share a name share their counters; so does dractl."""
+    that share a name share their counters; so does dractl.
 
-    def __init__(self, available_for: Callable[[Pool], CounterSets]) -> None:
+    ``reserve`` takes a device's counters when every counter of the pool stays within what
+    is available (kept as a count of counters that are over, updated per counter touched:
+    the same answer as checking every counter, in time proportional to the device's use)."""
+
+    def __init__(
+        self,
+        available_for: Callable[[Pool], CounterSets],
+        uses_of: Callable[[Device], Uses] = uses,
+    ) -> None:
         self._available_for = available_for
-        self._used: dict[str, CounterSets] = {}
+        self._uses_of = uses_of
+        self._books: dict[str, _Ledger] = {}
+
+    def _ledger(self, pool: Pool) -> _Ledger:
+        book = self._books.get(pool.name)
+        if book is None:
+            book = self._books[pool.name] = _Ledger(self._available_for(pool))
+        return book
 
     def reserve(self, pool: Pool, device: Device) -> bool:
         """Take the device's counters if every counter of the pool stays within what
         is available; otherwise change nothing and return False."""
-        self._apply(pool, device, 1)
-        used = self._used[pool.name]
-        for set_name, counters in self._available_for(pool).items():
-            taken = used.get(set_name, {})
-            for name, left in counters.items():
-                if left < taken.get(name, 0):
-                    self._apply(pool, device, -1)
-                    return False
+        book = self._ledger(pool)
+        used = self._uses_of(device)
+        self._apply(book, used, 1)
+        if book.over:
+            self._apply(book, used, -1)
+            return False
         return True
 
     def release(self, pool: Pool, device: Device) -> None:
-        self._apply(pool, device, -1)
+        self._apply(self._ledger(pool), self._uses_of(device), -1)
 
-    def _apply(self, pool: Pool, device: Device, sign: int) -> None:
-        used = self._used.setdefault(pool.name, {})
-        for use in device.consumes_counters:
-            counters = used.setdefault(use.counter_set, {})
-            for name, q in use.counters.items():
-                counters[name] = counters.get(name, 0) + sign * exact(q)
+    @staticmethod
+    def _apply(book: _Ledger, used: Uses, sign: int) -> None:
+        left, taken = book.left, book.taken
+        for set_name, name, amount in used:
+            key = (set_name, name)
+            before = taken.get(key, 0)
+            after = taken[key] = before + amount if sign > 0 else before - amount
+            have = left.get(key)
+            if have is None:
+                continue  # not a counter of this pool name's sets: never checked
+            was_over, is_over = have < before, have < after
+            if was_over != is_over:
+                book.over += 1 if is_over else -1

@@ -102,6 +102,33 @@ class Allocator:
         self.selectors = SelectorCache(features, cel_cache, hide_multi=self.stable)
         self.cel_cache = self.selectors.cel
         self.share_ids = share_ids or (lambda: str(uuid.uuid4()))
+        self._views: dict[str, _View] = {}
+        self._uses: dict[int, tuple[Device, counters.Uses]] = {}
+
+    def view(self, node: Node | None) -> _View:
+        """What ``node`` sees of the slices: pools, candidates and selector verdicts, built on
+        the first call for the node and reused by every later one (slices, classes and taint
+        rules never change during an Allocator's life).  Raises RequestError (pool gathering
+        failed, e.g. a node selector that does not parse), every time it is asked."""
+        name = node.meta.name if node is not None else ""
+        hit = self._views.get(name)
+        if hit is not None and hit.node is node:
+            if hit.error is not None:
+                raise RequestError(hit.error)
+            return hit
+        view = _View(self, node, name)
+        self._views[name] = view
+        if view.error is not None:
+            raise RequestError(view.error)
+        return view
+
+    def uses_of(self, device: Device) -> counters.Uses:
+        """The device's counter consumption as exact numbers (cached per device)."""
+        hit = self._uses.get(id(device))
+        if hit is None or hit[0] is not device:
+            hit = (device, counters.uses(device))
+            self._uses[id(device)] = hit
+        return hit[1]
 
     def taints_of(self, device: Device) -> tuple[EffectiveTaint, ...]:
         if not self.rules and not device.taints:
@@ -164,7 +191,7 @@ class Allocator:
                 if res.admin_access:
                     continue
                 device = res.device_id
-                st.counters_left.pop(device.split("/", 1)[1].rsplit("/", 1)[0], None)  # by pool name
+                newly = device not in st.allocated_ids
                 if res.share_id is None:
                     st.devices.add(device)
                     st.allocated_ids.add(device)
@@ -173,17 +200,31 @@ class Allocator:
                     for name, q in (res.consumed_capacity or {}).items():
                         caps = st.committed_capacity.setdefault(device, {})
                         caps[name] = caps.get(name, Fraction(0)) + q.value
+                else:
+                    newly = False  # stable does not see shares, nor their counters
+                st.counters_used(res.driver, res.pool, res.device, newly)
+
+
+class _Counters:
+    """A pool name's counters left after the committed allocations, computed from ``pool``."""
+
+    __slots__ = ("left", "pool", "touched")
+
+    def __init__(self, pool: pools.Pool, left: counters.CounterSets) -> None:
+        self.pool, self.left, self.touched = pool, left, False
 
 
 class _State:
     """The allocated state as the implementation sees it (stable: exclusive devices only)."""
 
-    __slots__ = ("allocated_ids", "committed_capacity", "counters_left", "devices")
+    __slots__ = ("_by_name", "allocated_ids", "committed_capacity", "counters_left", "devices")
 
     def __init__(self, allocated: AllocatedState, stable: bool) -> None:
-        # pool name -> what its counter sets have left after the committed allocations (read-only
-        # for callers; filled lazily, dropped per pool by Allocator.commit)
-        self.counters_left: dict[str, counters.CounterSets] = {}
+        # pool name -> what its counter sets have left after the committed allocations, and the
+        # pool it was computed from (read-only for callers; filled lazily, kept up to date by
+        # Allocator.commit through counters_used)
+        self.counters_left: dict[str, _Counters] = {}
+        self._by_name: dict[int, tuple[pools.Pool, dict[str, list[Device]]]] = {}
         self.devices: frozenset[str] | set[str] = allocated.devices
         if stable:
             self.committed_capacity: dict[str, dict[str, Fraction]] = {}
@@ -197,6 +238,44 @@ class _State:
             | set(self.committed_capacity)
             | {s.rsplit("/", 1)[0] for s in allocated.shares}
         )
+
+    def counters_for(self, pool: pools.Pool) -> counters.CounterSets:
+        """What the counter sets of ``pool``'s *name* have left (Kubernetes keys counters by
+        pool name: the first pool of that name asked for decides, as in ``counters.available``;
+        after a commit that touched the name, the first pool asked for decides again)."""
+        hit = self.counters_left.get(pool.name)
+        if hit is not None and hit.touched:  # by a commit since it was computed
+            if hit.pool.driver == pool.driver:
+                hit.touched = False  # kept exact by counters_used: what a fresh computation gives
+            else:
+                hit = None
+        if hit is None:
+            hit = _Counters(pool, counters.available(pool, self.allocated_ids.__contains__))
+            self.counters_left[pool.name] = hit
+        return hit.left
+
+    def counters_used(self, driver: str, pool_name: str, device: str, newly: bool) -> None:
+        """A committed result for ``driver/pool_name/device`` (``newly``: the device was not
+        allocated before).  Keeps the cached counters of the pool name exactly what
+        ``counters.available`` computes afresh from the same pool: only devices of that pool
+        count, every device of that name in it."""
+        hit = self.counters_left.get(pool_name)
+        if hit is None:
+            return
+        hit.touched = True
+        pool, left = hit.pool, hit.left
+        if not newly or pool.driver != driver:
+            return
+        index = self._by_name.get(id(pool))
+        if index is None or index[0] is not pool:
+            names: dict[str, list[Device]] = {}
+            for s in (*pool.slices, *pool.other_slices):
+                for d in s.devices:
+                    if d.consumes_counters:
+                        names.setdefault(d.name, []).append(d)
+            index = self._by_name[id(pool)] = (pool, names)
+        for d in index[1].get(device, ()):
+            counters.subtract(left, d)
 
 
 def allocate(
@@ -252,7 +331,8 @@ class _Run:
         self.rec = recorder
         self.max_steps = max_steps
         self.search: Search | None = None
-        self.seen_ids: set[str] = set()
+        self.seen_ids: frozenset[str] | set[str] = frozenset()
+        self.view: _View
 
     def outcome(self) -> NodeOutcome:
         try:
@@ -290,20 +370,12 @@ class _Run:
         )
 
     def _outcome(self) -> NodeOutcome:
-        if self.a.stable:
-            slices = self.a.all_slices
-        elif self.node_name:
-            slices = self.a.on_node.get(self.node_name, []) + self.a.shared
-        else:
-            slices = self.a.shared
-        try:
-            found = pools.gather(slices, self.node, self.f, self.a.all_slices, stable=self.a.stable)
-        except pools.PoolError as err:
-            raise RequestError(f"gather pool information: {err}") from err
-        self._note_pools(found)
-        cands, by_pool = cand_mod.flatten(found, self.a.taints_of, self.f.consumable_capacity)
+        view = self.view = self.a.view(self.node)
+        found, cands, by_pool = view.found, view.cands, view.by_pool
+        if self.rec.enabled:
+            self._note_pools(found)
         if self.a.rule_errors:
-            self.seen_ids = {c.id for group in by_pool.values() for c in group}
+            self.seen_ids = view.ids()
         placer = self._placer(found)
         reqs = self._prepare(found, by_pool, placer)
         pruner = Pruner.build(reqs, cands, placer, self.f, self.selectable) if reqs else None
@@ -313,7 +385,7 @@ class _Run:
         pruned = pruner.pruned if pruner else 0
         if code != DONE:
             trace = self.rec.finish(self.search.steps, pruned, {})
-            if any(p.invalid for p in found):
+            if view.invalid:
                 return self._node_outcome(
                     "error", error="invalid resource pools were encountered", error_scope="node", trace=trace
                 )
@@ -328,16 +400,8 @@ class _Run:
                 self.rec.note("", "", p.id, "pool", Reason.POOL_INVALID, p.invalid_reason)
 
     def _placer(self, found: list[pools.Pool]) -> Placer:
-        avail = self.state.counters_left  # the same for every node until the state changes
-
-        def available_for(pool: pools.Pool) -> counters.CounterSets:
-            # keyed by pool *name*, as Kubernetes does (two drivers' pools of one name share it)
-            hit = avail.get(pool.name)
-            if hit is None:
-                hit = avail[pool.name] = counters.available(pool, self.state.allocated_ids.__contains__)
-            return hit
-
-        book = counters.CounterBook(available_for)
+        # keyed by pool *name*, as Kubernetes does (two drivers' pools of one name share it)
+        book = counters.CounterBook(self.state.counters_for, self.a.uses_of)
         return Placer(
             self.f,
             len(self.claims),
@@ -376,6 +440,7 @@ class _Run:
                     selectable,
                     fits if self.f.consumable_capacity else None,
                     capacity_known=not self.a.stable,
+                    verdicts=self.view.verdicts,
                 )
             )
             placer.constraints.append(self._constraints(claim))
@@ -455,6 +520,44 @@ class _Run:
                 chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
         trace = self.rec.finish(self.search.steps, pruned, chosen_ids)
         return self._node_outcome("allocated", results=tuple(out), trace=trace)
+
+
+class _View:
+    """One node's view of an Allocator's slices (see :meth:`Allocator.view`): the pools it
+    can use in search order, the flattened candidates, every pool's candidates by pool id,
+    and the selector verdicts of its candidates, per (class, request selectors)."""
+
+    __slots__ = ("_ids", "by_pool", "cands", "error", "found", "invalid", "node", "verdicts")
+
+    def __init__(self, a: Allocator, node: Node | None, name: str) -> None:
+        self.node = node
+        self.error: str | None = None
+        self.found: list[pools.Pool] = []
+        self.cands: list[Candidate] = []
+        self.by_pool: dict[str, list[Candidate]] = {}
+        self.invalid = False
+        # (class name, request selectors) -> candidate index -> verdict (errors are never kept)
+        self.verdicts: dict[tuple[str, tuple[str, ...]], dict[int, Verdict]] = {}
+        self._ids: frozenset[str] | None = None
+        if a.stable:
+            slices = a.all_slices
+        elif name:
+            slices = a.on_node.get(name, []) + a.shared
+        else:
+            slices = a.shared
+        try:
+            self.found = pools.gather(slices, node, a.features, a.all_slices, stable=a.stable)
+        except pools.PoolError as err:
+            self.error = f"gather pool information: {err}"
+            return
+        self.cands, self.by_pool = cand_mod.flatten(self.found, a.taints_of, a.features.consumable_capacity)
+        self.invalid = any(p.invalid for p in self.found)
+
+    def ids(self) -> frozenset[str]:
+        """The ids of every device of the node's pools."""
+        if self._ids is None:
+            self._ids = frozenset(c.id for group in self.by_pool.values() for c in group)
+        return self._ids
 
 
 @contextmanager

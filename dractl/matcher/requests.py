@@ -205,9 +205,12 @@ def prepare_claim(
     fits: Fits | None,
     *,
     capacity_known: bool = True,
+    verdicts: dict[tuple[str, tuple[str, ...]], dict[int, Verdict]] | None = None,
 ) -> list[list[Req]]:
     """One list per request: its single entry, or one entry per subrequest.
-    ``capacity_known`` False (stable): capacity requests are ignored, not an error."""
+    ``capacity_known`` False (stable): capacity requests are ignored, not an error.
+    ``verdicts``: selector verdicts per (class name, request selectors) to share between
+    the requests (and calls) that have the same ones: an entry's ``selectable``."""
     out: list[list[Req]] = []
     minimum = 0
     for ri, request in enumerate(claim.spec.requests):
@@ -222,6 +225,12 @@ def prepare_claim(
             entry = _entry(
                 ci, ri, si, claim, sub, parent, name, _validate(claim, sub, name, classes, features)
             )
+            if verdicts is not None:
+                key = (entry.device_class.meta.name, entry.selectors)
+                shared = verdicts.get(key)
+                if shared is None:
+                    shared = verdicts[key] = {}
+                entry.selectable = shared
             _size(entry, pools, by_pool, selectable, fits)
             entries.append(entry)
         minimum += min(e.num_devices for e in entries)

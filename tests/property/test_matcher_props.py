@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dractl.matcher import AllocatedState, AllocationInputs, NodeOutcome, allocate, pruning
+from dractl.matcher import AllocatedState, AllocationInputs, Allocator, NodeOutcome, allocate, pruning
 from dractl.matcher.api import FIXED_SHARE_ID
 from dractl.model.build import build_object
 from dractl.model.features import Features
@@ -29,6 +29,7 @@ FEATURES = Features.from_mapping(
         "prioritizedList": True,
     }
 )
+STABLE_FEATURES = Features.from_mapping({"consumableCapacity": False}, FEATURES)
 NODE = build_object({"kind": "Node", "apiVersion": "v1", "metadata": {"name": "node-1"}})
 CLASSES = [
     build_object(
@@ -252,3 +253,49 @@ def test_reallocating_after_release_is_deterministic(seed_claims: int) -> None:
     busy_world = _world(devs, raw, taken)
     assert _run(busy_world).results_dicts() != first.results_dicts() or not taken
     assert _run(_world(devs, raw, [])).results_dicts() == first.results_dicts()  # released again: same answer
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    devs=devices(),
+    raw_claims=claims(),
+    implementation=st.sampled_from(["stable", "incubating", "experimental"]),
+    traces=st.lists(st.booleans(), min_size=6, max_size=6),
+)
+def test_a_reused_allocator_answers_like_a_fresh_one(
+    devs: list[dict[str, Any]], raw_claims: list[dict[str, Any]], implementation: str, traces: list[bool]
+) -> None:
+    """One Allocator serving call after call, with each allocation committed (its per-node
+    pools, candidates, selector verdicts and counters are kept between calls), answers
+    exactly like a fresh Allocator built on the accumulated allocated state."""
+    inputs = _world(devs, raw_claims, [])
+    features = FEATURES if implementation != "stable" else STABLE_FEATURES
+    reused = Allocator(
+        inputs.device_classes,
+        inputs.slices,
+        features,
+        share_ids=lambda: FIXED_SHARE_ID,
+        implementation=implementation,
+    )
+    state = AllocatedState()
+    for trace in traces:
+        got = reused.allocate(NODE, inputs.claims, trace=trace)
+        fresh = Allocator(
+            inputs.device_classes,
+            inputs.slices,
+            features,
+            allocated=state,
+            share_ids=lambda: FIXED_SHARE_ID,
+            implementation=implementation,
+        ).allocate(NODE, inputs.claims, trace=trace)
+        assert (got.status, got.error, got.results_dicts()) == (
+            fresh.status,
+            fresh.error,
+            fresh.results_dicts(),
+        )
+        if trace:
+            assert got.trace.decisions == fresh.trace.decisions
+        if got.status != "allocated":
+            break
+        reused.commit(got.results)
+        state = state.add(got.results)
