@@ -254,7 +254,9 @@ class Simulation:
         if self.options.order == "name":
             while self._start < len(self._live) and self._live[self._start] in self.dead:
                 self._start += 1
-            for name in self._live[self._start :]:
+            live = self._live
+            for i in range(self._start, len(live)):  # no copy of the list per copy placed
+                name = live[i]
                 if name not in self.dead:
                     yield name
             return
