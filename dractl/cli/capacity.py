@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
-from dractl.cli.cluster_options import (
-    ChunkSizeOpt,
-    ContextOpt,
-    KubeconfigOpt,
-    PartialOpt,
-    RequestTimeoutOpt,
-)
+from dractl.cli.cluster_options import ConnectionFlags
 from dractl.cli.env import CliEnv
 from dractl.cli.options import (
+    AllocatorOpt,
     FeatureGatesOpt,
-    IgnoreAllocationsOpt,
-    IgnoreTaintsOpt,
     KubeVersionOpt,
+    TargetFlags,
+    WhatIfFlags,
+    WorldFilesOpt,
+    WorldSnapshotOpt,
     output_option,
+    with_flag_groups,
 )
 
 COMMAND = "capacity"
@@ -50,21 +46,7 @@ Examples:
 
 def capacity(
     ctx: typer.Context,
-    claim_files: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="CLAIM_FILE",
-            help="Files with the ResourceClaims (or templates) of one copy.",
-            show_default=False,
-        ),
-    ] = None,
-    claim: list[str] | None = typer.Option(
-        None,
-        "--claim",
-        metavar="[NS/]NAME",
-        help="A claim of the cluster whose shape is copied (repeatable).",
-    ),
-    pod: str | None = typer.Option(None, "--pod", metavar="[NS/]NAME", help="Copies of this pod."),
+    target: TargetFlags = TargetFlags(),
     replicas: int | None = typer.Option(
         None, "--replicas", min=1, metavar="N", help="Gang size: can N copies be placed at the same time?"
     ),
@@ -83,32 +65,17 @@ def capacity(
         show_default=False,
         help="Namespace for names without one [default: the context's on a live cluster, else default].",
     ),
-    files: list[str] | None = typer.Option(
-        None, "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
-    ),
-    snapshot: str | None = typer.Option(None, "--snapshot", metavar="FILE", help="A dractl snapshot."),
+    files: WorldFilesOpt = None,
+    snapshot: WorldSnapshotOpt = None,
     kube_version: KubeVersionOpt = None,
     feature_gates: FeatureGatesOpt = None,
-    ignore_allocations: IgnoreAllocationsOpt = False,
-    ignore_taints: IgnoreTaintsOpt = False,
-    without_node: list[str] | None = typer.Option(
-        None, "--without-node", metavar="NAME", help="As if the node were gone (repeatable)."
-    ),
+    whatif: WhatIfFlags = WhatIfFlags(),
     best_fit: bool = typer.Option(
         False, "--best-fit", help="Also count with fragmentation-aware placement (advice)."
     ),
     max_copies: int = typer.Option(100_000, "--max-copies", min=1, metavar="N", help="Stop counting at N."),
-    allocator: str = typer.Option(
-        "auto",
-        "--allocator",
-        metavar="auto|stable|incubating|experimental",
-        help="Allocator implementation (auto: the one Kubernetes picks for the version and gates).",
-    ),
-    kubeconfig: KubeconfigOpt = None,
-    context: ContextOpt = None,
-    request_timeout: RequestTimeoutOpt = None,
-    chunk_size: ChunkSizeOpt = 500,
-    partial: PartialOpt = False,
+    allocator: AllocatorOpt = "auto",
+    connection: ConnectionFlags = ConnectionFlags(),
     output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
 ) -> None:
     """Count how many more copies of a pod (or of a set of claims) fit, as the scheduler would place them.
@@ -124,34 +91,27 @@ def capacity(
     Exit status: 0 at least --replicas (default 1) copies fit, 1 fewer fit, 2 bad input
     or usage, 3 cluster errors.
     """
-    from dractl.cli.cluster_options import cluster_options, world_source
+    from dractl.cli.cluster_options import world_source
     from dractl.errors import UsageError
     from dractl.explain import inputs as inp
     from dractl.explain.capacity import ORDERS, CapacityOptions
     from dractl.explain.capacity import capacity as run
-    from dractl.explain.whatif import WhatIf
 
     env = CliEnv.of(ctx)
+    pod = target.pod(COMMAND, "count copies of one pod at a time")
     if order not in ORDERS:
         raise UsageError(f"--order {order}: one of {', '.join(ORDERS)}", COMMAND)
     # The allocated state is cluster-wide: a live cluster's claims are read in every namespace.
-    cluster = cluster_options(
-        kubeconfig=kubeconfig,
-        context=context,
-        namespace=namespace,
-        all_namespaces=True,
-        request_timeout=request_timeout,
-        chunk_size=chunk_size,
-        partial=partial,
-        command=COMMAND,
-    )
-    pods = [(pod.split("/")[0] if "/" in pod else (namespace or ""), pod.split("/")[-1])] if pod else []
-    source = world_source(snapshot=snapshot, files=files or [], cluster=cluster, warn=env.warn, pods=pods)
+    cluster = connection.options(namespace=namespace, all_namespaces=True, command=COMMAND)
+    refs = [(pod.split("/")[0] if "/" in pod else (namespace or ""), pod.split("/")[-1])] if pod else []
+    source = world_source(snapshot=snapshot, files=files or [], cluster=cluster, warn=env.warn, pods=refs)
     world = source.load(namespace or "default")
     namespace = namespace or getattr(getattr(source, "connection", None), "namespace", None) or "default"
     release = env.release(kube_version, feature_gates, inp.header_of(world))
     version, features, overrides = release.kube_version, release.features, release.overrides
-    spec, extra = inp.target_spec(claim_files or [], claim or [], pod, namespace, version, features, COMMAND)
+    spec, extra = inp.target_spec(
+        target.claim_files or [], target.claim or [], pod, namespace, version, features, COMMAND
+    )
     opts = CapacityOptions(
         features=features,
         kube_version=version,
@@ -161,7 +121,7 @@ def capacity(
         implementation=allocator,
         max_copies=max_copies,
         feature_overrides=overrides,
-        whatif=WhatIf(ignore_allocations, ignore_taints, tuple(without_node or ())),
+        whatif=whatif.whatif(),
     )
     report = run(inp.merge(world, extra), spec, opts)
     env.render(report, output)
@@ -169,4 +129,4 @@ def capacity(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("capacity", epilog=EXAMPLES)(capacity)
+    app.command("capacity", epilog=EXAMPLES)(with_flag_groups(capacity))

@@ -2,14 +2,16 @@
 
 Commands declare the aliases they need and build one :class:`ClusterOptions` with
 :func:`cluster_options`; :func:`world_source` then picks where the world comes from
-(``--snapshot``, ``-f`` files, else the live cluster).  Nothing here imports ``kubernetes``.
+(``--snapshot``, ``-f`` files — :data:`dractl.cli.options.WorldSnapshotOpt` and
+:data:`~dractl.cli.options.WorldFilesOpt` — else the live cluster).  Nothing here imports ``kubernetes``.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import typer
 
@@ -74,28 +76,50 @@ LabelSelectorOpt = Annotated[
         "--selector",
         metavar="SELECTOR",
         show_default=False,
-        help="Label selector on nodes, e.g. -l 'gpu=true,zone in (a,b)'.",
+        help="Only nodes with these labels (kubectl syntax: a=b,c!=d).",
     ),
 ]
-SnapshotOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--snapshot",
-        metavar="FILE",
-        show_default=False,
-        help="Read a dractl snapshot instead of the cluster.",
-    ),
-]
-FilesOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "-f",
-        "--filename",
-        metavar="PATH",
-        show_default=False,
-        help="Read these files or directories instead of the cluster (repeatable).",
-    ),
-]
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionFlags:
+    """kubectl's connection flags, one flag group (:func:`dractl.cli.options.with_flag_groups`):
+    a command takes ``connection: ConnectionFlags`` and gets ``--kubeconfig``, ``--context``,
+    ``--request-timeout``, ``--chunk-size`` and ``--partial`` in its place."""
+
+    OPTIONS: ClassVar[Mapping[str, tuple[Any, Any]]] = {
+        "kubeconfig": (KubeconfigOpt, None),
+        "context": (ContextOpt, None),
+        "request_timeout": (RequestTimeoutOpt, None),
+        "chunk_size": (ChunkSizeOpt, DEFAULT_CHUNK_SIZE),
+        "partial": (PartialOpt, False),
+    }
+    kubeconfig: str | None = None
+    context: str | None = None
+    request_timeout: str | None = None
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    partial: bool = False
+
+    def options(
+        self,
+        *,
+        namespace: str | None = None,
+        all_namespaces: bool = False,
+        node: str | None = None,
+        command: str | None = None,
+    ) -> ClusterOptions:
+        """These flags with the command's scope as one validated :class:`ClusterOptions`."""
+        return cluster_options(
+            kubeconfig=self.kubeconfig,
+            context=self.context,
+            namespace=namespace,
+            all_namespaces=all_namespaces,
+            request_timeout=self.request_timeout,
+            chunk_size=self.chunk_size,
+            partial=self.partial,
+            node=node,
+            command=command,
+        )
 
 
 @contextlib.contextmanager

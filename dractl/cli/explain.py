@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import typer
 
-from dractl.cli.cluster_options import (
-    ChunkSizeOpt,
-    ContextOpt,
-    KubeconfigOpt,
-    PartialOpt,
-    RequestTimeoutOpt,
-    cluster_options,
-)
+from dractl.cli.cluster_options import ConnectionFlags
 from dractl.cli.env import CliEnv
 from dractl.cli.options import (
+    AllocatorOpt,
     FeatureGatesOpt,
-    IgnoreAllocationsOpt,
-    IgnoreTaintsOpt,
     KubeVersionOpt,
+    TargetFlags,
+    WhatIfFlags,
+    WorldFilesOpt,
+    WorldSnapshotOpt,
     output_option,
+    with_flag_groups,
 )
-from dractl.cluster.options import DEFAULT_CHUNK_SIZE, ClusterOptions
+from dractl.cluster.options import ClusterOptions
 from dractl.errors import UsageError
 
 if TYPE_CHECKING:
@@ -56,82 +53,42 @@ Examples:
 
 def explain_allocation(
     ctx: typer.Context,
-    claim_files: Annotated[
-        list[str] | None,
-        typer.Argument(
-            metavar="CLAIM_FILE",
-            help="Files with the ResourceClaims (or templates) to explain.",
-            show_default=False,
-        ),
-    ] = None,
-    claim: list[str] | None = typer.Option(
-        None, "--claim", metavar="[NS/]NAME", help="A claim of the cluster (repeatable)."
-    ),
-    pods: list[str] | None = typer.Option(
-        None,
-        "--pod",
-        metavar="[NS/]NAME",
-        help="All claims of this pod (or one replica of a workload in the -f files).",
-    ),
+    target: TargetFlags = TargetFlags(),
     namespace: str = typer.Option("default", "-n", "--namespace", help="Namespace for names without one."),
-    files: list[str] | None = typer.Option(
-        None, "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
-    ),
-    snapshot: str | None = typer.Option(None, "--snapshot", metavar="FILE", help="A dractl snapshot."),
+    files: WorldFilesOpt = None,
+    snapshot: WorldSnapshotOpt = None,
     node: str | None = typer.Option(None, "--node", metavar="NAME", help="Explain this node only."),
     kube_version: KubeVersionOpt = None,
     feature_gates: FeatureGatesOpt = None,
-    ignore_allocations: IgnoreAllocationsOpt = False,
-    ignore_taints: IgnoreTaintsOpt = False,
-    without_node: list[str] | None = typer.Option(
-        None, "--without-node", metavar="NAME", help="As if the node were gone."
-    ),
+    whatif: WhatIfFlags = WhatIfFlags(),
     best_fit: bool = typer.Option(False, "--best-fit", help="Rank feasible allocations by fragmentation."),
     best_fit_limit: int = typer.Option(1000, "--best-fit-limit", min=1, help="Best-fit search steps."),
-    allocator: str = typer.Option(
-        "auto",
-        "--allocator",
-        metavar="auto|stable|incubating|experimental",
-        help="Allocator implementation (default: the one Kubernetes picks for the features).",
-    ),
+    allocator: AllocatorOpt = "auto",
     output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]
-    kubeconfig: KubeconfigOpt = None,
-    context: ContextOpt = None,
-    request_timeout: RequestTimeoutOpt = None,
-    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
-    partial: PartialOpt = False,
+    connection: ConnectionFlags = ConnectionFlags(),
 ) -> None:
     """Explain whether claims would be allocated, on which nodes, and exactly why not.
 
-    Without -f or --snapshot it reads the live cluster (kubeconfig, --context).
+    --pod may also name a workload of the -f files (Deployment, Job, …): one pending
+    replica of it is explained.  Without -f or --snapshot it reads the live cluster
+    (kubeconfig, --context).
 
     Exit status: 0 fits on at least one node, 1 fits nowhere or the scheduler would
     fail the pod, 2 bad input or usage, 3 cluster errors.
     """
     from dractl.explain import inputs as inp
     from dractl.explain.engine import ExplainOptions, explain
-    from dractl.explain.whatif import WhatIf
 
     env = CliEnv.of(ctx)
-    if pods and len(pods) > 1:
-        raise UsageError(
-            f"--pod given {len(pods)} times: explain one pod at a time (each run is one scheduling attempt)",
-            "explain-allocation",
-        )
-    pod = pods[0] if pods else None
+    pod = target.pod("explain-allocation", "explain one pod at a time (each run is one scheduling attempt)")
     live = (
         None
         if files or snapshot
         else _live_cluster(
             env,
-            cluster_options(
-                kubeconfig=kubeconfig,
-                context=context,
-                request_timeout=request_timeout,
-                chunk_size=chunk_size,
-                partial=partial,
+            connection.options(
                 all_namespaces=True,
-                namespace=_target_namespace(claim or [], pod, namespace),
+                namespace=_target_namespace(target.claim or [], pod, namespace),
                 command="explain-allocation",
             ),
             pod,
@@ -143,7 +100,9 @@ def explain_allocation(
     release = env.release(kube_version, feature_gates, inp.header_of(world))
     version, features, overrides = release.kube_version, release.features, release.overrides
     _check_allocator(allocator, features)
-    spec, extra = inp.target_spec(claim_files or [], claim or [], pod, namespace, version, features)
+    spec, extra = inp.target_spec(
+        target.claim_files or [], target.claim or [], pod, namespace, version, features
+    )
     world = inp.merge(world, extra)
     opts = ExplainOptions(
         features=features,
@@ -152,7 +111,7 @@ def explain_allocation(
         best_fit=best_fit,
         best_fit_limit=best_fit_limit,
         feature_overrides=overrides,
-        whatif=WhatIf(ignore_allocations, ignore_taints, tuple(without_node or ())),
+        whatif=whatif.whatif(),
         allocator=allocator,
     )
     report = explain(world, spec, opts)
@@ -186,4 +145,4 @@ def _check_allocator(allocator: str, features: Features) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("explain-allocation", epilog=EXAMPLES)(explain_allocation)
+    app.command("explain-allocation", epilog=EXAMPLES)(with_flag_groups(explain_allocation))

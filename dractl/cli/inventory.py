@@ -1,52 +1,37 @@
 """``dractl availability | claims | health | taints``: the inventory views.
 
 Each command reads a world (``--snapshot``, ``-f`` files, or the live cluster), calls one
-engine of :mod:`dractl.inventory`, and renders the report through the registry.  The
-shared wiring (sources, release, ``--watch``) is :func:`_show`; the commands only build
-their engine's options.
+engine of :mod:`dractl.inventory`, and renders the report through the registry.  A view is a
+:class:`View`: its own flags and a ``plan`` function that checks them and says how to build its
+engine's report; the flags every view shares are declared once (:data:`SHARED_OPTIONS`, parsed
+into :class:`ViewFlags`), and the shared wiring (sources, release, ``--watch``) is :func:`_show`.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import typer
 
 import dractl.render.inventory  # noqa: F401  (registers the inventory writers)
 from dractl.cli.cluster_options import (
-    ChunkSizeOpt,
-    ContextOpt,
-    KubeconfigOpt,
-    PartialOpt,
-    RequestTimeoutOpt,
+    ConnectionFlags,
+    LabelSelectorOpt,
+    NodeOpt,
 )
 from dractl.cli.env import CliEnv
-from dractl.cli.options import FeatureGatesOpt, KubeVersionOpt, output_option
-from dractl.cluster.options import DEFAULT_CHUNK_SIZE
+from dractl.cli.options import (
+    FeatureGatesOpt,
+    KubeVersionOpt,
+    NoHeadersOpt,
+    WorldFilesOpt,
+    WorldSnapshotOpt,
+    output_option,
+)
 
-_, AvailabilityOutput, DEFAULT_AVAILABILITY = output_option("availability")
-_, ClaimsOutput, DEFAULT_CLAIMS = output_option("claims")
-_, HealthOutput, DEFAULT_HEALTH = output_option("health")
-_, TaintsOutput, DEFAULT_TAINTS = output_option("taints")
-
-FilesOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
-    ),
-]
-SnapshotOpt = Annotated[str | None, typer.Option("--snapshot", metavar="FILE", help="A dractl snapshot.")]
-NodeOpt = Annotated[str | None, typer.Option("--node", metavar="NAME", help="Only this node.")]
-NodeSelectorOpt = Annotated[
-    str | None,
-    typer.Option(
-        "-l",
-        "--selector",
-        metavar="SELECTOR",
-        help="Only nodes with these labels (kubectl syntax: a=b,c!=d).",
-    ),
-]
 NamespaceOpt = Annotated[
     str | None,
     typer.Option("-n", "--namespace", metavar="NS", help="Namespace of the claims [default: default]."),
@@ -60,7 +45,6 @@ ClusterWideOpt = Annotated[
         help="Accepted as in kubectl: this view always reads the claims of every namespace.",
     ),
 ]
-NoHeadersOpt = Annotated[bool, typer.Option("--no-headers", help="Tables: leave out the column headers.")]
 WatchOpt = Annotated[
     bool, typer.Option("-w", "--watch", help="Re-render whenever the inputs change (Ctrl-C ends).")
 ]
@@ -117,8 +101,89 @@ Examples:
 """
 
 
-def availability(
-    ctx: typer.Context,
+@dataclass(frozen=True, slots=True)
+class ViewFlags:
+    """The flags every view shares (the Options): where the world comes from (``-f``,
+    ``--snapshot``, else the live cluster and its connection flags), the release, the output and
+    ``--watch``."""
+
+    files: tuple[str, ...] = ()
+    snapshot: str | None = None
+    kube_version: str | None = None
+    feature_gates: str | None = None
+    no_headers: bool = False
+    watch: bool = False
+    watch_interval: float = 2.0
+    connection: ConnectionFlags = field(default_factory=ConnectionFlags)
+    output: Any = None
+
+
+# The shared flags: (Annotated alias, default), in --help order, after each view's own flags.
+SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "files": (WorldFilesOpt, None),
+    "snapshot": (WorldSnapshotOpt, None),
+    "kube_version": (KubeVersionOpt, None),
+    "feature_gates": (FeatureGatesOpt, None),
+    "no_headers": (NoHeadersOpt, False),
+    "watch": (WatchOpt, False),
+    "watch_interval": (IntervalOpt, 2.0),
+    **ConnectionFlags.OPTIONS,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a view asks of the wiring: ``build(world, features, context)`` makes its report;
+    ``node`` and ``scope`` ((namespace, all namespaces)) narrow a live-cluster read.  Views other
+    than claims read the claims of every namespace: what is allocated is cluster-wide."""
+
+    build: Callable[[Any, Any, dict[str, Any]], Any]
+    node: str | None = None
+    scope: tuple[str | None, bool] = (None, True)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One view command: ``plan(flags, **its own flags)`` (its docstring is the --help text);
+    ``cluster_wide`` views accept -A as kubectl users type it (they always read every namespace)."""
+
+    name: str
+    examples: str
+    plan: Callable[..., Plan]
+    cluster_wide: bool = True
+
+    def command(self) -> Callable[..., None]:
+        """The Typer command: the view's own flags, then :data:`SHARED_OPTIONS`, (-A), then -o."""
+        own = list(inspect.signature(self.plan, eval_str=True).parameters.values())[1:]  # after ``flags``
+        _, output_alias, output_default = output_option(self.name)
+        shared = dict(SHARED_OPTIONS)
+        if self.cluster_wide:
+            shared["all_namespaces"] = (ClusterWideOpt, False)
+        shared["output"] = (output_alias, output_default)
+        params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
+        params += [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
+        params += [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=alias, default=default)
+            for name, (alias, default) in shared.items()
+        ]
+        names = {p.name for p in own}
+
+        def command(ctx: typer.Context, **values: Any) -> None:
+            if self.cluster_wide:
+                del values["all_namespaces"]  # accepted; the view always reads every namespace
+            given = {k: v for k, v in values.items() if k not in names}
+            connection = ConnectionFlags(**{k: given.pop(k) for k in ConnectionFlags.OPTIONS})
+            flags = ViewFlags(**{**given, "files": tuple(given["files"] or ())}, connection=connection)
+            _show(ctx, self.name, self.plan(flags, **{k: values[k] for k in names}), flags)
+
+        command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        command.__doc__ = self.plan.__doc__
+        command.__name__ = self.name
+        return command
+
+
+def availability_plan(
+    flags: ViewFlags,
     by: Annotated[
         str, typer.Option("--by", metavar="node|class", help="Rows per pool (node) or per class.")
     ] = "node",
@@ -126,29 +191,14 @@ def availability(
         str | None, typer.Option("--class", metavar="NAME", help="Only this DeviceClass.")
     ] = None,
     node: NodeOpt = None,
-    selector: NodeSelectorOpt = None,
-    files: FilesOpt = None,
-    snapshot: SnapshotOpt = None,
-    kube_version: KubeVersionOpt = None,
-    feature_gates: FeatureGatesOpt = None,
-    no_headers: NoHeadersOpt = False,
-    watch: WatchOpt = False,
-    watch_interval: IntervalOpt = 2.0,
-    kubeconfig: KubeconfigOpt = None,
-    context: ContextOpt = None,
-    request_timeout: RequestTimeoutOpt = None,
-    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
-    partial: PartialOpt = False,
-    all_namespaces: ClusterWideOpt = False,
-    output: AvailabilityOutput = DEFAULT_AVAILABILITY,  # type: ignore[valid-type]
-) -> None:
+    selector: LabelSelectorOpt = None,
+) -> Plan:
     """Show devices published, allocated, free, tainted and unhealthy per node, driver and pool.
 
     "Free" is what the allocator would give a new request now: shared counters (MIG),
     consumable capacity, taints and incomplete pools count.  Exit status: 0, 2 usage or
     input error, 3 cluster error.
     """
-    del all_namespaces  # what is allocated is cluster-wide: claims are always read everywhere
     from dractl.inventory.availability import AvailabilityOptions
     from dractl.inventory.availability import availability as engine
 
@@ -159,26 +209,11 @@ def availability(
     def build(world: Any, features: Any, context: dict[str, Any]) -> Any:
         return engine(world, AvailabilityOptions(features, by, device_class, node, sel, context))
 
-    _show(
-        ctx,
-        "availability",
-        build,
-        files,
-        snapshot,
-        kube_version,
-        feature_gates,
-        output,
-        no_headers,
-        watch,
-        watch_interval,
-        _cluster(
-            kubeconfig, context, request_timeout, chunk_size, partial, node, (None, True), "availability"
-        ),
-    )
+    return Plan(build, node)
 
 
-def claims(
-    ctx: typer.Context,
+def claims_plan(
+    flags: ViewFlags,
     namespace: NamespaceOpt = None,
     all_namespaces: AllNamespacesOpt = False,
     selector: Annotated[
@@ -194,20 +229,7 @@ def claims(
             "--state", metavar="pending|allocated|reserved|deleting", help="Only claims in this state."
         ),
     ] = None,
-    files: FilesOpt = None,
-    snapshot: SnapshotOpt = None,
-    kube_version: KubeVersionOpt = None,
-    feature_gates: FeatureGatesOpt = None,
-    no_headers: NoHeadersOpt = False,
-    watch: WatchOpt = False,
-    watch_interval: IntervalOpt = 2.0,
-    kubeconfig: KubeconfigOpt = None,
-    context: ContextOpt = None,
-    request_timeout: RequestTimeoutOpt = None,
-    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
-    partial: PartialOpt = False,
-    output: ClaimsOutput = DEFAULT_CLAIMS,  # type: ignore[valid-type]
-) -> None:
+) -> Plan:
     """Show ResourceClaims: state, the exact devices each got, node, pods, device conditions.
 
     A claim allocated but reserved for nobody is called out: it holds devices nobody uses.
@@ -223,64 +245,28 @@ def claims(
     sel = _selector(selector, "claims")
     # files and snapshots hold every namespace: filter (default: default); a cluster read is
     # already scoped to -n, -A or the context's namespace
-    ns = None if all_namespaces or (not (files or snapshot) and not namespace) else (namespace or "default")
+    local = bool(flags.files or flags.snapshot)
+    ns = None if all_namespaces or (not local and not namespace) else (namespace or "default")
 
     def build(world: Any, features: Any, context: dict[str, Any]) -> Any:
         return engine(world, ClaimsOptions(features, ns, sel, node, state, {**context, "namespace": ns}))
 
-    _show(
-        ctx,
-        "claims",
-        build,
-        files,
-        snapshot,
-        kube_version,
-        feature_gates,
-        output,
-        no_headers,
-        watch,
-        watch_interval,
-        _cluster(
-            kubeconfig,
-            context,
-            request_timeout,
-            chunk_size,
-            partial,
-            node,
-            (namespace, all_namespaces),
-            "claims",
-        ),
-    )
+    return Plan(build, node, (namespace, all_namespaces))
 
 
-def health(
-    ctx: typer.Context,
+def health_plan(
+    flags: ViewFlags,
     unhealthy: Annotated[
         bool, typer.Option("--unhealthy", help="Only devices that are not healthy.")
     ] = False,
     node: NodeOpt = None,
-    selector: NodeSelectorOpt = None,
-    files: FilesOpt = None,
-    snapshot: SnapshotOpt = None,
-    kube_version: KubeVersionOpt = None,
-    feature_gates: FeatureGatesOpt = None,
-    no_headers: NoHeadersOpt = False,
-    watch: WatchOpt = False,
-    watch_interval: IntervalOpt = 2.0,
-    kubeconfig: KubeconfigOpt = None,
-    context: ContextOpt = None,
-    request_timeout: RequestTimeoutOpt = None,
-    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
-    partial: PartialOpt = False,
-    all_namespaces: ClusterWideOpt = False,
-    output: HealthOutput = DEFAULT_HEALTH,  # type: ignore[valid-type]
-) -> None:
+    selector: LabelSelectorOpt = None,
+) -> Plan:
     """Show device health from pod status, driver health taints and claim conditions.
 
     Lists the devices something reported on, with the claims and pods they affect.
     Exit status: 0, 2 usage or input error, 3 cluster error.
     """
-    del all_namespaces  # what is allocated is cluster-wide: claims are always read everywhere
     from dractl.inventory.health import HealthOptions
     from dractl.inventory.health import health as engine
 
@@ -291,50 +277,22 @@ def health(
             world, HealthOptions(features, context.get("kubeVersion", ""), node, sel, unhealthy, context)
         )
 
-    _show(
-        ctx,
-        "health",
-        build,
-        files,
-        snapshot,
-        kube_version,
-        feature_gates,
-        output,
-        no_headers,
-        watch,
-        watch_interval,
-        _cluster(kubeconfig, context, request_timeout, chunk_size, partial, node, (None, True), "health"),
-    )
+    return Plan(build, node)
 
 
-def taints(
-    ctx: typer.Context,
+def taints_plan(
+    flags: ViewFlags,
     effect: Annotated[
         str | None,
         typer.Option("--effect", metavar="NoSchedule|NoExecute|None", help="Only taints with this effect."),
     ] = None,
     node: NodeOpt = None,
-    selector: NodeSelectorOpt = None,
-    files: FilesOpt = None,
-    snapshot: SnapshotOpt = None,
-    kube_version: KubeVersionOpt = None,
-    feature_gates: FeatureGatesOpt = None,
-    no_headers: NoHeadersOpt = False,
-    watch: WatchOpt = False,
-    watch_interval: IntervalOpt = 2.0,
-    kubeconfig: KubeconfigOpt = None,
-    context: ContextOpt = None,
-    request_timeout: RequestTimeoutOpt = None,
-    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
-    partial: PartialOpt = False,
-    all_namespaces: ClusterWideOpt = False,
-    output: TaintsOutput = DEFAULT_TAINTS,  # type: ignore[valid-type]
-) -> None:
+    selector: LabelSelectorOpt = None,
+) -> Plan:
     """Show device taints, the rule behind each, who tolerates them, and whom NoExecute evicts.
 
     Exit status: 0, 2 usage or input error, 3 cluster error.
     """
-    del all_namespaces  # what is allocated is cluster-wide: claims are always read everywhere
     from dractl.inventory.taints import TaintsOptions
     from dractl.inventory.taints import taints as engine
 
@@ -345,20 +303,15 @@ def taints(
     def build(world: Any, features: Any, context: dict[str, Any]) -> Any:
         return engine(world, TaintsOptions(features, node, sel, effect, context))
 
-    _show(
-        ctx,
-        "taints",
-        build,
-        files,
-        snapshot,
-        kube_version,
-        feature_gates,
-        output,
-        no_headers,
-        watch,
-        watch_interval,
-        _cluster(kubeconfig, context, request_timeout, chunk_size, partial, node, (None, True), "taints"),
-    )
+    return Plan(build, node)
+
+
+VIEWS = (
+    View("availability", AVAILABILITY_EXAMPLES, availability_plan),
+    View("claims", CLAIMS_EXAMPLES, claims_plan, cluster_wide=False),
+    View("health", HEALTH_EXAMPLES, health_plan),
+    View("taints", TAINTS_EXAMPLES, taints_plan),
+)
 
 
 # ----------------------------------------------------------------------------- wiring
@@ -376,20 +329,7 @@ def _selector(text: str | None, command: str) -> Any:
     return parse_selector(text, command)
 
 
-def _show(
-    ctx: typer.Context,
-    command: str,
-    build: Callable[[Any, Any, dict[str, Any]], Any],
-    files: list[str] | None,
-    snapshot: str | None,
-    kube_version: str | None,
-    feature_gates: str | None,
-    output: Any,
-    no_headers: bool,
-    watch: bool,
-    interval: float,
-    cluster: Any,
-) -> None:
+def _show(ctx: typer.Context, command: str, plan: Plan, flags: ViewFlags) -> None:
     """Load the world, resolve release and gates, build the report, render it (and with
     ``--watch`` again whenever the rendered output would change)."""
     from dractl.cli import inventory_inputs as inputs
@@ -398,54 +338,31 @@ def _show(
     from dractl.render.inventory import table_options
 
     env = CliEnv.of(ctx)
+    namespace, all_namespaces = plan.scope
+    cluster = flags.connection.options(  # used only without -f/--snapshot
+        namespace=namespace, all_namespaces=all_namespaces, node=plan.node, command=command
+    )
+    output = flags.output
     text_output = str(getattr(output, "value", output)) in ("table", "wide")
-    with progress_reporter(env, enabled=text_output and not watch) as progress:
-        sources = inputs.sources(files or [], snapshot, command, cluster, env.warn, progress)
+    with progress_reporter(env, enabled=text_output and not flags.watch) as progress:
+        sources = inputs.sources(list(flags.files), flags.snapshot, command, cluster, env.warn, progress)
 
     def once(world: Any = None) -> Any:
         world = inputs.load(sources) if world is None else world
-        version, features, overrides = inputs.release(world, kube_version, feature_gates, command, env.warn)
-        return build(world, features, inputs.context(world, version, overrides))
+        version, features, overrides = inputs.release(
+            world, flags.kube_version, flags.feature_gates, command, env.warn
+        )
+        return plan.build(world, features, inputs.context(world, version, overrides))
 
-    with table_options(no_headers=no_headers):
-        if watch:
-            inputs.watch(once, lambda r: render(r, output, env.out, command), interval, sources)
+    with table_options(no_headers=flags.no_headers):
+        if flags.watch:
+            inputs.watch(once, lambda r: render(r, output, env.out, command), flags.watch_interval, sources)
             return
         report = once()
         render(report, output, env.out, command)
     raise typer.Exit(report.exit_code)
 
 
-def _cluster(
-    kubeconfig: str | None,
-    context: str | None,
-    request_timeout: str | None,
-    chunk_size: int,
-    partial: bool,
-    node: str | None,
-    scope: tuple[str | None, bool],
-    command: str,
-) -> Any:
-    """The live-cluster options (used only without -f/--snapshot).  Views other than claims read
-    claims of every namespace: what is allocated is cluster-wide."""
-    from dractl.cli.cluster_options import cluster_options
-
-    namespace, all_namespaces = scope
-    return cluster_options(
-        kubeconfig=kubeconfig,
-        context=context,
-        namespace=namespace,
-        all_namespaces=all_namespaces,
-        request_timeout=request_timeout,
-        chunk_size=chunk_size,
-        partial=partial,
-        node=node,
-        command=command,
-    )
-
-
 def register(app: typer.Typer) -> None:
-    app.command("availability", epilog=AVAILABILITY_EXAMPLES)(availability)
-    app.command("claims", epilog=CLAIMS_EXAMPLES)(claims)
-    app.command("health", epilog=HEALTH_EXAMPLES)(health)
-    app.command("taints", epilog=TAINTS_EXAMPLES)(taints)
+    for view in VIEWS:
+        app.command(view.name, epilog=view.examples)(view.command())

@@ -1,6 +1,9 @@
 """Shared command-line options: each flag is defined once, here, as an ``Annotated`` alias.
 
-Flag names follow kubectl where the meaning overlaps (``-o``, ``--no-headers``).  A command
+Flag names follow kubectl where the meaning overlaps (``-o``, ``--no-headers``).  Flags that
+always travel together (the live cluster's connection, the what-if flags) are a *flag group*:
+a dataclass whose ``OPTIONS`` declares them; a command takes one parameter of that class and
+:func:`with_flag_groups` puts the group's flags in its place.  A command
 declares ``kube_version: KubeVersionOpt = None`` and hands the value to
 :func:`dractl.io.release.resolve_release` (through ``CliEnv.release``): the option accepts
 ``1.35``, ``v1.35``, ``1.35.2`` and ``v1.35.2`` and rejects anything else with one
@@ -11,10 +14,12 @@ completion and the error for a wrong format come from one place.
 
 from __future__ import annotations
 
+import inspect
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 import typer
 from typer import CallbackParam as Parameter
@@ -306,3 +311,120 @@ IgnoreAllocationsOpt = Annotated[
     bool, typer.Option("--ignore-allocations", help="As if no claim held a device.")
 ]
 IgnoreTaintsOpt = Annotated[bool, typer.Option("--ignore-taints", help="As if no device were tainted.")]
+
+
+# Where the world comes from (explain-allocation, capacity and the inventory views): -f files,
+# --snapshot, else the live cluster (dractl.cli.cluster_options.world_source).
+WorldFilesOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "-f", "--filename", metavar="PATH", help="Cluster objects: files or directories (repeatable)."
+    ),
+]
+WorldSnapshotOpt = Annotated[
+    str | None, typer.Option("--snapshot", metavar="FILE", help="A dractl snapshot.")
+]
+
+# What explain-allocation explains and capacity counts copies of (dractl.explain.inputs.target_spec):
+# exactly one of claim files, --claim or --pod.
+ClaimFilesArg = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="CLAIM_FILE",
+        help="Files with the ResourceClaims (or templates) to place.",
+        show_default=False,
+    ),
+]
+ClaimRefOpt = Annotated[
+    list[str] | None,
+    typer.Option("--claim", metavar="[NS/]NAME", help="A claim of the cluster (repeatable)."),
+]
+PodRefOpt = Annotated[
+    list[str] | None,
+    typer.Option("--pod", metavar="[NS/]NAME", help="All claims of this pod (template claims included)."),
+]
+WithoutNodeOpt = Annotated[
+    list[str] | None,
+    typer.Option("--without-node", metavar="NAME", help="As if the node were gone (repeatable)."),
+]
+AllocatorOpt = Annotated[
+    str,
+    typer.Option(
+        "--allocator",
+        metavar="auto|stable|incubating|experimental",
+        help="Allocator implementation (auto: the one Kubernetes picks for the version and gates).",
+    ),
+]
+
+
+Group = Mapping[str, tuple[Any, Any]]  # parameter name -> (Annotated alias, default), in --help order
+
+
+def with_flag_groups(fn: Callable[..., None]) -> Callable[..., None]:
+    """A Typer command from ``fn``: each parameter annotated with a flag group (a class with an
+    ``OPTIONS`` mapping) is replaced, where it stands, by the group's flags; the command builds
+    the group object from their values and passes it to ``fn`` under the parameter's name."""
+    signature = inspect.signature(fn, eval_str=True)
+    params: list[inspect.Parameter] = []
+    groups: dict[str, tuple[type, tuple[str, ...]]] = {}
+    for p in signature.parameters.values():
+        options: Group | None = getattr(p.annotation, "OPTIONS", None)
+        if options is None:
+            kind = p.kind if p.default is p.empty else inspect.Parameter.KEYWORD_ONLY
+            params.append(p.replace(kind=kind))
+            continue
+        groups[p.name] = (p.annotation, tuple(options))
+        params += [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=alias, default=default)
+            for name, (alias, default) in options.items()
+        ]
+
+    def command(*args: Any, **values: Any) -> None:
+        for name, (cls, names) in groups.items():
+            values[name] = cls(**{n: values.pop(n) for n in names})
+        fn(*args, **values)
+
+    command.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    command.__doc__ = fn.__doc__
+    command.__name__ = fn.__name__
+    return command
+
+
+@dataclass(frozen=True, slots=True)
+class WhatIfFlags:
+    """The what-if flags of explain-allocation and capacity (:class:`dractl.explain.whatif.WhatIf`)."""
+
+    OPTIONS: ClassVar[Group] = {
+        "ignore_allocations": (IgnoreAllocationsOpt, False),
+        "ignore_taints": (IgnoreTaintsOpt, False),
+        "without_node": (WithoutNodeOpt, None),
+    }
+    ignore_allocations: bool = False
+    ignore_taints: bool = False
+    without_node: list[str] | None = None
+
+    def whatif(self) -> Any:
+        from dractl.explain.whatif import WhatIf
+
+        return WhatIf(self.ignore_allocations, self.ignore_taints, tuple(self.without_node or ()))
+
+
+@dataclass(frozen=True, slots=True)
+class TargetFlags:
+    """What explain-allocation explains and capacity counts copies of: claim files, ``--claim`` or
+    ``--pod`` (exactly one of them: :func:`dractl.explain.inputs.target_spec` checks)."""
+
+    OPTIONS: ClassVar[Group] = {
+        "claim_files": (ClaimFilesArg, None),
+        "claim": (ClaimRefOpt, None),
+        "pods": (PodRefOpt, None),
+    }
+    claim_files: list[str] | None = None
+    claim: list[str] | None = None
+    pods: list[str] | None = None
+
+    def pod(self, command: str, why: str) -> str | None:
+        """The one ``--pod`` given (None: none); UsageError when it was given more than once."""
+        if self.pods and len(self.pods) > 1:
+            raise UsageError(f"--pod given {len(self.pods)} times: {why}", command)
+        return self.pods[0] if self.pods else None

@@ -11,18 +11,13 @@ import typer
 
 from dractl.cli.cluster_options import (
     AllNamespacesOpt,
-    ChunkSizeOpt,
-    ContextOpt,
-    KubeconfigOpt,
+    ConnectionFlags,
     NamespaceOpt,
     NodeOpt,
-    PartialOpt,
-    RequestTimeoutOpt,
-    cluster_options,
     progress_reporter,
 )
 from dractl.cli.env import CliEnv
-from dractl.cluster.options import DEFAULT_CHUNK_SIZE
+from dractl.cli.options import with_flag_groups
 
 COMMAND = "snapshot"
 EXAMPLES = """\b
@@ -51,11 +46,7 @@ def snapshot(
     namespace: NamespaceOpt = None,
     all_namespaces: AllNamespacesOpt = False,
     node: NodeOpt = None,
-    kubeconfig: KubeconfigOpt = None,
-    context: ContextOpt = None,
-    request_timeout: RequestTimeoutOpt = None,
-    chunk_size: ChunkSizeOpt = DEFAULT_CHUNK_SIZE,
-    partial: PartialOpt = False,
+    connection: ConnectionFlags = ConnectionFlags(),
 ) -> None:
     """Save the cluster's DRA objects, Nodes and the Pods that use claims as a snapshot.
 
@@ -65,17 +56,7 @@ def snapshot(
     from dractl.io.snapshot import save_snapshot
 
     env = CliEnv.of(ctx)
-    opts = cluster_options(
-        kubeconfig=kubeconfig,
-        context=context,
-        namespace=namespace,
-        all_namespaces=all_namespaces,
-        request_timeout=request_timeout,
-        chunk_size=chunk_size,
-        partial=partial,
-        node=node,
-        command=COMMAND,
-    )
+    opts = connection.options(namespace=namespace, all_namespaces=all_namespaces, node=node, command=COMMAND)
     with progress_reporter(env) as progress:
         text = take_snapshot(opts, include_config=include_config, warn=env.warn, progress=progress)
     if file:
@@ -85,4 +66,4 @@ def snapshot(
 
 
 def register(app: typer.Typer) -> None:
-    app.command(COMMAND, epilog=EXAMPLES)(snapshot)
+    app.command(COMMAND, epilog=EXAMPLES)(with_flag_groups(snapshot))

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from corpus_verdicts import CORPUS, load_expected, strip_why, verdicts
+from corpus_verdicts import CORPUS, load_expected, verdicts
+from verdict_table import assert_matches, assert_reviewed
 
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not checked out")
 
@@ -21,27 +22,12 @@ def actual() -> list[dict[str, Any]]:
     return verdicts()
 
 
-def _comparable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    # The loader's wording of an unreadable input may change; file, document and line may not.
-    return [{k: v for k, v in row.items() if k != "message"} for row in strip_why(rows)]
-
-
 def test_matches_reviewed_expectations(actual: list[dict[str, Any]]) -> None:
-    expected = load_expected()
-    assert len(actual) == len(expected)
-    for got, want in zip(_comparable(actual), _comparable(expected), strict=True):
-        assert got == want
+    assert_matches(actual, load_expected())
 
 
 def test_every_error_has_a_reviewed_why() -> None:
-    for row in load_expected():
-        reasons = (
-            [row.get("why")]
-            if row["verdict"] == "input-error"
-            else [f.get("why") for f in row["findings"] if f["severity"] == "error"]
-        )
-        for why in reasons:
-            assert why and why != "TODO", f"{row['file']} document {row['document']}: no reviewed why"
+    assert_reviewed(load_expected())
 
 
 def _rows(actual: list[dict[str, Any]], folder: str) -> list[dict[str, Any]]:

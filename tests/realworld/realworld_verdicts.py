@@ -4,16 +4,18 @@ server (no ``--runtime-config``), on create.
 
 Shared by the test and by ``python tests/realworld/realworld_verdicts.py --update``, which rewrites
 ``expected.jsonl`` keeping the reviewed ``why`` of every error that is still there; a new error gets
-``"why": "TODO"``, which the test rejects until someone reviews it against Kubernetes' rules.
+``"why": "TODO"``, which the test rejects until someone reviews it against Kubernetes' rules.  The
+table's machinery is ``tests/verdict_table.py``, shared with ``tests/corpus``.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: verdict_table, run as a script
+import verdict_table
 
 REPO = Path(__file__).resolve().parents[2]
 REALWORLD = REPO / ".." / "shared" / "realworld"
@@ -25,84 +27,15 @@ def verdicts(
     root: Path = REALWORLD, kube_version: str = KUBE_VERSION, runtime_config: str = ""
 ) -> list[dict[str, Any]]:
     """One record per object (and per input that could not be read), in load order."""
-    from dractl.io import load_paths
-    from dractl.validate.engine import check_doc
-    from dractl.validate.options import ValidateOptions
-    from dractl.validate.versions import RuntimeConfig
-
-    opts = ValidateOptions(kube_version=kube_version, runtime=RuntimeConfig.parse(runtime_config))
-    loaded = load_paths([str(root)])
-    rows: list[dict[str, Any]] = []
-    for doc in loaded.docs:
-        result, findings = check_doc(doc, opts)
-        row: dict[str, Any] = {"file": _rel(doc.origin.file, root), "document": doc.origin.document}
-        if doc.origin.item is not None:
-            row["item"] = doc.origin.item
-        row.update({"kind": result.kind, "name": result.name, "verdict": result.status})
-        row["findings"] = [
-            {"rule": f.rule, "severity": f.severity.value, "line": f.line, "path": f.path}
-            for f in sorted(findings, key=lambda f: (f.line or 0, f.rule, f.path))
-        ]
-        rows.append(row)
-    for err in loaded.errors:
-        src = err.source
-        rows.append(
-            {
-                "file": _rel(src.file, root) if src else "",
-                "document": src.document if src else 0,
-                "verdict": "input-error",
-                "line": src.line if src else None,
-                "message": err.message,
-            }
-        )
-    return rows
-
-
-def _rel(file: str, root: Path) -> str:
-    return os.path.relpath(file, root).replace(os.sep, "/")
-
-
-def key(row: dict[str, Any], finding: dict[str, Any] | None = None) -> tuple[Any, ...]:
-    base = (row["file"], row["document"], row.get("item"))
-    return base + ((finding["rule"], finding["path"]) if finding else ("input-error",))
+    return verdict_table.verdicts(root, kube_version, runtime_config)
 
 
 def load_expected(path: Path = EXPECTED) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def strip_why(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for row in rows:
-        row = {k: v for k, v in row.items() if k not in ("why", "message")}
-        if "findings" in row:
-            row["findings"] = [{k: v for k, v in f.items() if k != "why"} for f in row["findings"]]
-        out.append(row)
-    return out
+    return verdict_table.load_expected(path)
 
 
 def update() -> int:
-    whys: dict[tuple[Any, ...], str] = {}
-    if EXPECTED.exists():
-        for row in load_expected():
-            if row["verdict"] == "input-error":
-                whys[key(row)] = row.get("why", "TODO")
-            for f in row.get("findings", []):
-                if "why" in f:
-                    whys[key(row, f)] = f["why"]
-    rows = verdicts()
-    todo = 0
-    for row in rows:
-        if row["verdict"] == "input-error":
-            row["why"] = whys.get(key(row), "TODO")
-            todo += row["why"] == "TODO"
-        for f in row.get("findings", []):
-            if f["severity"] == "error":
-                f["why"] = whys.get(key(row, f), "TODO")
-                todo += f["why"] == "TODO"
-    EXPECTED.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    print(f"wrote {len(rows)} records to {EXPECTED.relative_to(REPO)}; {todo} errors need a reviewed 'why'")
-    return 1 if todo else 0
+    return verdict_table.update(EXPECTED, verdicts())
 
 
 if __name__ == "__main__":

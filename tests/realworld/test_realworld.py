@@ -12,7 +12,8 @@ import json
 from typing import Any
 
 import pytest
-from realworld_verdicts import REALWORLD, load_expected, strip_why, verdicts
+from realworld_verdicts import REALWORLD, load_expected, verdicts
+from verdict_table import assert_matches, assert_reviewed
 
 pytestmark = pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld is not checked out")
 
@@ -23,21 +24,11 @@ def actual() -> list[dict[str, Any]]:
 
 
 def test_matches_reviewed_expectations(actual: list[dict[str, Any]]) -> None:
-    expected = load_expected()
-    assert len(actual) == len(expected)
-    for got, want in zip(strip_why(actual), strip_why(expected), strict=True):
-        assert got == want
+    assert_matches(actual, load_expected())
 
 
 def test_every_error_has_a_reviewed_why() -> None:
-    for row in load_expected():
-        reasons = (
-            [row.get("why")]
-            if row["verdict"] == "input-error"
-            else [f.get("why") for f in row["findings"] if f["severity"] == "error"]
-        )
-        for why in reasons:
-            assert why and why != "TODO", f"{row['file']} document {row['document']}: no reviewed why"
+    assert_reviewed(load_expected())
 
 
 def test_every_file_has_provenance_and_a_verdict(actual: list[dict[str, Any]]) -> None:
