@@ -13,9 +13,31 @@ from typing import Any
 
 from dractl.model import objects as o
 from dractl.model.convert import to_v1
+from dractl.model.fastinit import fast_init
 from dractl.model.quantity import Quantity
 
 Raw = Mapping[str, Any]
+
+# Constructors that skip the frozen dataclasses' per-field object.__setattr__ (same objects).
+_ObjectMeta = fast_init(o.ObjectMeta)
+_AttributeValue = fast_init(o.AttributeValue)
+_DeviceTaint = fast_init(o.DeviceTaint)
+_DeviceCapacity = fast_init(o.DeviceCapacity)
+_Device = fast_init(o.Device)
+_ResourcePool = fast_init(o.ResourcePool)
+_ResourceSlice = fast_init(o.ResourceSlice)
+_DeviceToleration = fast_init(o.DeviceToleration)
+_ExactDeviceRequest = fast_init(o.ExactDeviceRequest)
+_DeviceRequest = fast_init(o.DeviceRequest)
+_ResourceClaimSpec = fast_init(o.ResourceClaimSpec)
+_DeviceRequestAllocationResult = fast_init(o.DeviceRequestAllocationResult)
+_AllocationResult = fast_init(o.AllocationResult)
+_ResourceClaim = fast_init(o.ResourceClaim)
+_ResourceClaimConsumerReference = fast_init(o.ResourceClaimConsumerReference)
+_Node = fast_init(o.Node)
+_ContainerClaims = fast_init(o.ContainerClaims)
+_Pod = fast_init(o.Pod)
+_PodResourceClaim = fast_init(o.PodResourceClaim)
 
 
 def _m(v: Any) -> Raw:
@@ -57,7 +79,9 @@ def _oq(v: Any) -> Quantity | None:
 
 def meta(raw: Any) -> o.ObjectMeta:
     m = _m(raw)
-    return o.ObjectMeta(
+    if len(m) == 1 and type(m.get("name")) is str:  # ``{name: x}``: the other fields are defaults
+        return _ObjectMeta(name=m["name"])
+    return _ObjectMeta(
         name=_s(m.get("name")),
         namespace=_s(m.get("namespace")),
         uid=_s(m.get("uid")),
@@ -76,6 +100,15 @@ _KINDS = (*o.LIST_ATTRIBUTE_KINDS, *o.SCALAR_ATTRIBUTE_KINDS)
 _SCALAR_KINDS = frozenset(o.SCALAR_ATTRIBUTE_KINDS)
 
 
+# Values repeat across devices (a product name on every GPU of a cluster): equal attribute
+# values and capacities are one shared immutable object, built once.  Bounded: cleared when
+# full.  Keys carry the value's type (``True == 1``, but ``{bool: true}`` is not ``{int: 1}``).
+_INTERN_MAX = 1 << 16
+_ATTRIBUTES: dict[tuple[str, type, Any], o.AttributeValue] = {}
+_CAPACITIES: dict[str, o.DeviceCapacity] = {}
+_INTERNED_TYPES = (str, int, bool)
+
+
 def attribute(raw: Any) -> o.AttributeValue | None:
     """The first recognised value field wins, list kinds first as Kubernetes' CEL conversion
     checks them; None when the attribute has none."""
@@ -83,16 +116,25 @@ def attribute(raw: Any) -> o.AttributeValue | None:
     if len(m) == 1:  # the usual shape, ``{string: "x"}``: the same answer as the loop below, sooner
         for kind, v in m.items():
             if kind in _SCALAR_KINDS and v is not None:
-                return o.AttributeValue(kind, v)
+                t = type(v)
+                if t not in _INTERNED_TYPES:
+                    return _AttributeValue(kind, v)
+                key = (kind, t, v)
+                hit = _ATTRIBUTES.get(key)
+                if hit is None:
+                    if len(_ATTRIBUTES) >= _INTERN_MAX:
+                        _ATTRIBUTES.clear()
+                    hit = _ATTRIBUTES[key] = _AttributeValue(kind, v)
+                return hit
     for kind in _KINDS:
         if kind in m and m[kind] is not None:
             v = m[kind]
             if kind in o.LIST_ATTRIBUTE_KINDS:
                 v = tuple(_l(v))
-            return o.AttributeValue(kind, v)
+            return _AttributeValue(kind, v)
     for kind in o.LIST_ATTRIBUTE_KINDS:  # present-but-null list: an empty list
         if kind in m:
-            return o.AttributeValue(kind, ())
+            return _AttributeValue(kind, ())
     return None
 
 
@@ -114,24 +156,63 @@ def _policy(raw: Any) -> o.RequestPolicy | None:
 
 def taint(raw: Any) -> o.DeviceTaint:
     m = _m(raw)
-    return o.DeviceTaint(_s(m.get("key")), _s(m.get("value")), _s(m.get("effect")), _os(m.get("timeAdded")))
+    return _DeviceTaint(_s(m.get("key")), _s(m.get("value")), _s(m.get("effect")), _os(m.get("timeAdded")))
 
 
-def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
+def _capacity(raw: Any) -> o.DeviceCapacity:
     m = _m(raw)
+    value = m.get("value")
+    if len(m) == 1 and type(value) is str:  # ``{value: 80Gi}``: shared, built once
+        hit = _CAPACITIES.get(value)
+        if hit is None:
+            if len(_CAPACITIES) >= _INTERN_MAX:
+                _CAPACITIES.clear()
+            hit = _CAPACITIES[value] = _DeviceCapacity(_q(value), None)
+        return hit
+    return _DeviceCapacity(_q(value), _policy(m.get("requestPolicy")))
+
+
+def _attributes(raw: Any) -> tuple[dict[str, o.AttributeValue], tuple[str, ...]]:
     attrs = {}
     unknown = []
-    for name, val in _m(m.get("attributes")).items():
+    cache = _ATTRIBUTES
+    for name, val in _m(raw).items():
+        # inline of attribute()'s interned path for ``{string: "x"}``-shaped values
+        if type(val) is dict and len(val) == 1:
+            ((kind, v),) = val.items()
+            t = type(v)
+            if kind in _SCALAR_KINDS and t in _INTERNED_TYPES:
+                hit = cache.get((kind, t, v))
+                if hit is not None:
+                    attrs[name] = hit
+                    continue
         a = attribute(val)
         if a is not None:
             attrs[name] = a
         else:
             unknown.append(name)
-    cap = {
-        name: o.DeviceCapacity(_q(_m(v).get("value")), _policy(_m(v).get("requestPolicy")))
-        for name, v in _m(m.get("capacity")).items()
-    }
-    return o.Device(
+    return attrs, tuple(unknown)
+
+
+# The fields of the usual device (a GPU with attributes and capacity): built without looking up
+# the other fields one by one; the result is the same as the general path below.
+_PLAIN_DEVICE = frozenset({"name", "attributes", "capacity"})
+
+
+def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
+    m = _m(raw)
+    attrs, unknown = _attributes(m.get("attributes"))
+    cap = {name: _capacity(v) for name, v in _m(m.get("capacity")).items()}
+    if m.keys() <= _PLAIN_DEVICE:
+        return _Device(
+            name=_s(m.get("name")),
+            driver=driver,
+            pool=pool,
+            attributes=attrs,
+            capacity=cap,
+            unknown_attributes=unknown,
+        )
+    return _Device(
         name=_s(m.get("name")),
         driver=driver,
         pool=pool,
@@ -149,7 +230,7 @@ def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
         binding_conditions=_strs(m.get("bindingConditions")),
         binding_failure_conditions=_strs(m.get("bindingFailureConditions")),
         allow_multiple_allocations=_ob(m.get("allowMultipleAllocations")),
-        unknown_attributes=tuple(unknown),
+        unknown_attributes=unknown,
     )
 
 
@@ -157,8 +238,8 @@ def resource_slice(raw: Raw, origin: o.Origin | None = None) -> o.ResourceSlice:
     spec = _m(raw.get("spec"))
     driver = _s(spec.get("driver"))
     p = _m(spec.get("pool"))
-    pool = o.ResourcePool(_s(p.get("name")), _i(p.get("generation")), _i(p.get("resourceSliceCount")))
-    return o.ResourceSlice(
+    pool = _ResourcePool(_s(p.get("name")), _i(p.get("generation")), _i(p.get("resourceSliceCount")))
+    return _ResourceSlice(
         meta=meta(raw.get("metadata")),
         driver=driver,
         pool=pool,
@@ -180,7 +261,7 @@ def resource_slice(raw: Raw, origin: o.Origin | None = None) -> o.ResourceSlice:
 def toleration(raw: Any) -> o.DeviceToleration:
     m = _m(raw)
     secs = m.get("tolerationSeconds")
-    return o.DeviceToleration(
+    return _DeviceToleration(
         _s(m.get("key")),
         _s(m.get("operator"), "Equal") or "Equal",
         _s(m.get("value")),
@@ -212,7 +293,7 @@ def request(raw: Any) -> o.DeviceRequest:
     if isinstance(m.get("exactly"), Mapping):
         e = m["exactly"]
         mode, count = _count(e)
-        exact = o.ExactDeviceRequest(
+        exact = _ExactDeviceRequest(
             _s(e.get("deviceClassName")),
             _selectors(e.get("selectors")),
             mode,
@@ -236,7 +317,7 @@ def request(raw: Any) -> o.DeviceRequest:
                 _cap_requests(sm.get("capacity")),
             )
         )
-    return o.DeviceRequest(_s(m.get("name")), exact, tuple(subs))
+    return _DeviceRequest(_s(m.get("name")), exact, tuple(subs))
 
 
 def config(raw: Any) -> o.DeviceConfig:
@@ -249,7 +330,7 @@ def config(raw: Any) -> o.DeviceConfig:
 
 def claim_spec(raw: Any) -> o.ResourceClaimSpec:
     devices = _m(_m(raw).get("devices"))
-    return o.ResourceClaimSpec(
+    return _ResourceClaimSpec(
         requests=tuple(request(r) for r in _l(devices.get("requests"))),
         constraints=tuple(
             o.DeviceConstraint(
@@ -272,7 +353,7 @@ def allocation(raw: Any) -> o.AllocationResult | None:
         rm = _m(r)
         cc = rm.get("consumedCapacity")
         results.append(
-            o.DeviceRequestAllocationResult(
+            _DeviceRequestAllocationResult(
                 _s(rm.get("request")),
                 _s(rm.get("driver")),
                 _s(rm.get("pool")),
@@ -286,7 +367,7 @@ def allocation(raw: Any) -> o.AllocationResult | None:
             )
         )
     ns = raw.get("nodeSelector")
-    return o.AllocationResult(
+    return _AllocationResult(
         tuple(results),
         tuple(config(c) for c in _l(devices.get("config"))),
         ns if isinstance(ns, Mapping) else None,
@@ -296,12 +377,12 @@ def allocation(raw: Any) -> o.AllocationResult | None:
 
 def resource_claim(raw: Raw, origin: o.Origin | None = None) -> o.ResourceClaim:
     status = _m(raw.get("status"))
-    return o.ResourceClaim(
+    return _ResourceClaim(
         meta=meta(raw.get("metadata")),
         spec=claim_spec(raw.get("spec")),
         allocation=allocation(status.get("allocation")),
         reserved_for=tuple(
-            o.ResourceClaimConsumerReference(
+            _ResourceClaimConsumerReference(
                 _s(_m(r).get("resource")),
                 _s(_m(r).get("name")),
                 _s(_m(r).get("uid")),
@@ -367,7 +448,7 @@ def device_taint_rule(raw: Raw, origin: o.Origin | None = None) -> o.DeviceTaint
 
 def node(raw: Raw, origin: o.Origin | None = None) -> o.Node:
     spec = _m(raw.get("spec"))
-    return o.Node(
+    return _Node(
         meta=meta(raw.get("metadata")),
         taints=tuple(
             o.Taint(_s(_m(t).get("key")), _s(_m(t).get("value")), _s(_m(t).get("effect")))
@@ -384,7 +465,7 @@ def _container(raw: Any, init: bool) -> o.ContainerClaims:
     m = _m(raw)
     res = _m(m.get("resources"))
     claims = tuple((_s(_m(c).get("name")), _os(_m(c).get("request"))) for c in _l(res.get("claims")))
-    return o.ContainerClaims(
+    return _ContainerClaims(
         _s(m.get("name")),
         claims,
         {k: str(v) for k, v in _m(res.get("requests")).items()},
@@ -398,7 +479,7 @@ def pod(raw: Raw, origin: o.Origin | None = None) -> o.Pod:
     status = _m(raw.get("status"))
     aff = spec.get("affinity")
     ext = status.get("extendedResourceClaimStatus")
-    return o.Pod(
+    return _Pod(
         meta=meta(raw.get("metadata")),
         node_name=_os(spec.get("nodeName")),
         node_selector={k: v for k, v in _m(spec.get("nodeSelector")).items() if isinstance(v, str)},
@@ -406,7 +487,7 @@ def pod(raw: Raw, origin: o.Origin | None = None) -> o.Pod:
         tolerations=tuple(t for t in _l(spec.get("tolerations")) if isinstance(t, Mapping)),
         scheduler_name=_os(spec.get("schedulerName")),
         resource_claims=tuple(
-            o.PodResourceClaim(
+            _PodResourceClaim(
                 _s(_m(c).get("name")),
                 _os(_m(c).get("resourceClaimName")),
                 _os(_m(c).get("resourceClaimTemplateName")),

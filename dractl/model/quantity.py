@@ -30,6 +30,12 @@ _BIN_SUFFIX = {v: k for k, v in _BINARY.items()}
 FORMAT_MESSAGE = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 
 
+# Parsed quantity strings (Quantity is immutable: equal strings share one object).  Bounded:
+# cleared when full.  Strings that do not parse are not kept (they raise every time).
+_PARSED: dict[str, Quantity] = {}
+_PARSED_MAX = 1 << 16
+
+
 class QuantityError(ValueError):
     """The text is not a Kubernetes quantity (message in Kubernetes' words)."""
 
@@ -51,6 +57,14 @@ class Quantity:
     @classmethod
     def parse(cls, text: str | int | float) -> Quantity:
         """Parse a quantity as ``resource.ParseQuantity`` does; raise QuantityError."""
+        if type(text) is str:  # the usual case: a quantity string seen before is the same object
+            hit = _PARSED.get(text)
+            if hit is None:
+                hit = _parse(text)
+                if len(_PARSED) >= _PARSED_MAX:
+                    _PARSED.clear()
+                _PARSED[text] = hit
+            return hit
         if isinstance(text, bool) or not isinstance(text, str | int | float):
             raise QuantityError(FORMAT_MESSAGE)  # a mapping, list or null where a quantity belongs
         if isinstance(text, int):

@@ -1,0 +1,160 @@
+"""The decoding fast paths build exactly what the general paths build.
+
+* ``fast_init(C)`` constructs the same object as ``C(...)`` for every model dataclass;
+* ``device()`` on the usual ``{name, attributes, capacity}`` shape equals the general path
+  (forced here by an extra, ignored key), for generated devices with hostile values;
+* interned attribute values and quantities keep their exact types (``{bool: true}`` is
+  never ``{int: 1}``) and stay correct when the bounded caches are cleared.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dractl.model import build as b
+from dractl.model import objects as o
+from dractl.model import quantity as q
+from dractl.model.fastinit import fast_init
+from dractl.model.quantity import Quantity, QuantityError
+
+MODEL_CLASSES = [
+    c
+    for c in vars(o).values()
+    if isinstance(c, type) and dataclasses.is_dataclass(c) and c.__module__ == o.__name__
+]
+
+
+def _fields(obj: Any) -> list[Any]:
+    return [getattr(obj, f.name) for f in dataclasses.fields(obj)]
+
+
+def _sample(f: dataclasses.Field[Any], i: int) -> Any:
+    return (f.name, i)  # any value will do: the constructor does not check types
+
+
+@pytest.mark.parametrize("cls", MODEL_CLASSES, ids=lambda c: c.__name__)
+def test_fast_init_builds_the_same_object(cls: type) -> None:
+    make = fast_init(cls)
+    fields = dataclasses.fields(cls)
+    required = [
+        f for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    ]
+    # only the required fields: defaults and default factories apply
+    args = [_sample(f, i) for i, f in enumerate(required)]
+    got, want = make(*args), cls(*args)
+    assert type(got) is cls and _fields(got) == _fields(want)
+    # every field, by keyword
+    kwargs = {f.name: _sample(f, i) for i, f in enumerate(fields)}
+    assert _fields(make(**kwargs)) == _fields(cls(**kwargs))
+    # frozen as before
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(got, fields[0].name, "changed")
+    # a default factory gives each object its own value
+    for f in fields:
+        if f.default_factory is not dataclasses.MISSING:
+            assert getattr(make(*args), f.name) is not getattr(make(*args), f.name)
+    with pytest.raises(TypeError):
+        make(*args, *range(len(fields) + 1))  # too many arguments, as the real constructor says
+
+
+def test_fast_init_refuses_what_it_cannot_copy() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class NoSlots:
+        x: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class PostInit:
+        x: int
+
+        def __post_init__(self) -> None:
+            pass
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class NotInit:
+        x: int
+        y: int = dataclasses.field(default=0, init=False)
+
+    for cls in (NoSlots, PostInit, NotInit, dict):
+        with pytest.raises(TypeError):
+            fast_init(cls)
+
+
+SCALARS = st.one_of(
+    st.text(max_size=8),
+    st.integers(-3, 3),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=False, width=16),
+    st.lists(st.integers(0, 2), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=1),
+)
+ATTR_KINDS = st.sampled_from([*o.ATTRIBUTE_KINDS, "bogus"])
+ATTRIBUTE = st.one_of(
+    st.dictionaries(ATTR_KINDS, SCALARS, max_size=2), SCALARS, st.just({"string": "NVIDIA H100"})
+)
+CAPACITY = st.one_of(
+    st.fixed_dictionaries({"value": st.sampled_from(["80Gi", "1", "0.5", 7, "1e3"])}),
+    st.fixed_dictionaries(
+        {"value": st.sampled_from(["80Gi", "4"]), "requestPolicy": st.just({"default": "1Gi"})}
+    ),
+    st.just({}),
+)
+DEVICE = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.one_of(st.text(max_size=6), st.integers()),
+        "attributes": st.one_of(st.dictionaries(st.text(max_size=6), ATTRIBUTE, max_size=4), SCALARS),
+        "capacity": st.one_of(st.dictionaries(st.text(max_size=6), CAPACITY, max_size=2), st.none()),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(DEVICE)
+def test_plain_devices_decode_as_the_general_path_does(raw: dict[str, Any]) -> None:
+    general = b.device({**raw, "ignoredByTheModel": True}, "drv", "pool")  # not the plain shape
+    assert b.device(raw, "drv", "pool") == general
+    b._ATTRIBUTES.clear()
+    b._CAPACITIES.clear()
+    assert b.device(raw, "drv", "pool") == general  # cold caches: the same
+
+
+def test_interned_attributes_keep_their_types() -> None:
+    one, true = b.attribute({"int": 1}), b.attribute({"bool": True})
+    assert (one.kind, type(one.value)) == ("int", int)
+    assert (true.kind, type(true.value)) == ("bool", bool)
+    assert b.attribute({"bool": True}) is true  # shared
+    assert b.attribute({"int": True}).value is True  # a wrong-typed value is kept as given
+    assert type(b.attribute({"int": 1.0}).value) is float
+    attrs, unknown = b._attributes({"a": {"int": 1}, "b": {"bool": True}, "c": {}, "d": {"string": None}})
+    assert attrs == {"a": one, "b": true} and unknown == ("c", "d")
+    assert type(attrs["a"].value) is int and type(attrs["b"].value) is bool
+
+
+def test_intern_caches_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(b, "_INTERN_MAX", 4)
+    monkeypatch.setattr(q, "_PARSED_MAX", 4)
+    b._ATTRIBUTES.clear()
+    for i in range(20):
+        assert b.attribute({"string": f"v{i}"}) == o.AttributeValue("string", f"v{i}")
+        assert b.device({"capacity": {"m": {"value": f"{i}Gi"}}}).capacity["m"].value == Quantity(
+            i * 2**30, 0, "BinarySI"
+        )
+        assert Quantity.parse(f"{i}k").unscaled == i
+    assert len(b._ATTRIBUTES) <= 4 and len(b._CAPACITIES) <= 4 and len(q._PARSED) <= 4
+
+
+def test_parsed_quantities_are_shared_and_errors_are_not_kept() -> None:
+    assert Quantity.parse("80Gi") is Quantity.parse("80Gi")
+    assert Quantity.parse("80Gi").format == "BinarySI" and Quantity.parse("1.5").dec is False
+    for _ in range(2):
+        with pytest.raises(QuantityError):
+            Quantity.parse("80 Gi")
+    assert "80 Gi" not in q._PARSED
+    with pytest.raises(QuantityError):
+        Quantity.parse(True)  # type: ignore[arg-type]
