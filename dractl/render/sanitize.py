@@ -123,13 +123,20 @@ def sanitize(value: Any) -> Any:
     """A copy of a report document (dicts, lists, tuples, scalars) with :func:`escape_message`
     applied to every string and every string key, strings longer than TEXT_LIMIT cut to an
     :func:`excerpt`.  Returns ``value`` itself when nothing needed escaping."""
+    t = type(value)
+    if t is str:
+        if value.isascii() and value.isprintable() and len(value) <= TEXT_LIMIT:
+            return value  # printable ASCII holds no unsafe character (the common case, no regex)
+        return escape_message(value if len(value) <= TEXT_LIMIT else excerpt(value, TEXT_LIMIT))
+    if t is int or t is bool or t is float or value is None:  # most of a report: no ABC checks
+        return value
     if isinstance(value, str):
         return escape_message(value if len(value) <= TEXT_LIMIT else excerpt(value, TEXT_LIMIT))
     if isinstance(value, Mapping):
         changed = False
         out: dict[Any, Any] = {}
         for k, v in value.items():
-            k2 = escape_message(k) if isinstance(k, str) else k
+            k2 = _key(k) if isinstance(k, str) else k
             v2 = sanitize(v)
             changed = changed or k2 is not k or v2 is not v
             out[k2] = v2
@@ -140,6 +147,10 @@ def sanitize(value: Any) -> Any:
             return items if isinstance(value, list) else tuple(items)
         return value
     return value
+
+
+def _key(key: str) -> str:
+    return key if key.isascii() and key.isprintable() else escape_message(key)
 
 
 # JSON ------------------------------------------------------------------------------------------
