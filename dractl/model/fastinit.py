@@ -26,7 +26,7 @@ def fast_init(cls: type[T]) -> Callable[..., T]:
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: has __post_init__")
     fields = dataclasses.fields(cls)
-    if len(fields) != len(cls.__dataclass_fields__) or any(not f.init for f in fields):  # type: ignore[attr-defined]
+    if len(fields) != len(cls.__dataclass_fields__) or any(not f.init for f in fields):
         raise TypeError(f"{cls.__name__}: has InitVar or init=False fields")
     if any(f.name.startswith("_") or f.name == "self" for f in fields):
         raise TypeError(f"{cls.__name__}: a field name would shadow the generated code's names")
