@@ -66,7 +66,22 @@ def _ob(v: Any) -> bool | None:
 
 
 def _strs(v: Any) -> tuple[str, ...]:
-    return tuple(x for x in _l(v) if isinstance(x, str))
+    if not v or type(v) is not list:  # usually absent: no generator
+        return ()
+    return tuple(x for x in v if isinstance(x, str))
+
+
+def _tolerations(v: Any) -> tuple[o.DeviceToleration, ...]:
+    if not v or type(v) is not list:
+        return ()
+    return tuple(toleration(t) for t in v)
+
+
+def _strmap(v: Any) -> dict[str, str]:
+    """The string values of a mapping (labels, annotations); ``{}`` for anything else."""
+    if not v:
+        return {}
+    return {k: x for k, x in _m(v).items() if isinstance(x, str)}
 
 
 def _q(v: Any) -> Quantity:
@@ -81,18 +96,20 @@ def meta(raw: Any) -> o.ObjectMeta:
     m = _m(raw)
     if len(m) == 1 and type(m.get("name")) is str:  # ``{name: x}``: the other fields are defaults
         return _ObjectMeta(name=m["name"])
+    get = m.get
+    owners = get("ownerReferences")
     return _ObjectMeta(
-        name=_s(m.get("name")),
-        namespace=_s(m.get("namespace")),
-        uid=_s(m.get("uid")),
-        generate_name=_s(m.get("generateName")),
-        labels={k: v for k, v in _m(m.get("labels")).items() if isinstance(v, str)},
-        annotations={k: v for k, v in _m(m.get("annotations")).items() if isinstance(v, str)},
-        generation=_i(m.get("generation")),
-        resource_version=_s(m.get("resourceVersion")),
-        creation_timestamp=_os(m.get("creationTimestamp")),
-        deletion_timestamp=_os(m.get("deletionTimestamp")),
-        owner_references=tuple(x for x in _l(m.get("ownerReferences")) if isinstance(x, Mapping)),
+        _s(get("name")),
+        _s(get("namespace")),
+        _s(get("uid")),
+        _s(get("generateName")),
+        _strmap(get("labels")),
+        _strmap(get("annotations")),
+        _i(get("generation")),
+        _s(get("resourceVersion")),
+        _os(get("creationTimestamp")),
+        _os(get("deletionTimestamp")),
+        tuple(x for x in owners if isinstance(x, Mapping)) if owners and type(owners) is list else (),
     )
 
 
@@ -271,7 +288,9 @@ def toleration(raw: Any) -> o.DeviceToleration:
 
 
 def _selectors(raw: Any) -> tuple[str, ...]:
-    return tuple(_s(_m(_m(s).get("cel")).get("expression")) for s in _l(raw))
+    if not raw or type(raw) is not list:
+        return ()
+    return tuple(_s(_m(_m(s).get("cel")).get("expression")) for s in raw)
 
 
 def _cap_requests(raw: Any) -> dict[str, Quantity] | None:
@@ -299,11 +318,11 @@ def request(raw: Any) -> o.DeviceRequest:
             mode,
             count,
             _ob(e.get("adminAccess")),
-            tuple(toleration(t) for t in _l(e.get("tolerations"))),
+            _tolerations(e.get("tolerations")),
             _cap_requests(e.get("capacity")),
         )
     subs = []
-    for s in _l(m.get("firstAvailable")):
+    for s in _l(m.get("firstAvailable")) if "firstAvailable" in m else ():
         sm = _m(s)
         mode, count = _count(sm)
         subs.append(
@@ -313,7 +332,7 @@ def request(raw: Any) -> o.DeviceRequest:
                 _selectors(sm.get("selectors")),
                 mode,
                 count,
-                tuple(toleration(t) for t in _l(sm.get("tolerations"))),
+                _tolerations(sm.get("tolerations")),
                 _cap_requests(sm.get("capacity")),
             )
         )
@@ -330,18 +349,24 @@ def config(raw: Any) -> o.DeviceConfig:
 
 def claim_spec(raw: Any) -> o.ResourceClaimSpec:
     devices = _m(_m(raw).get("devices"))
+    constraints, configs = devices.get("constraints"), devices.get("config")
     return _ResourceClaimSpec(
-        requests=tuple(request(r) for r in _l(devices.get("requests"))),
-        constraints=tuple(
+        tuple(request(r) for r in _l(devices.get("requests"))),
+        tuple(
             o.DeviceConstraint(
                 _strs(_m(c).get("requests")),
                 _os(_m(c).get("matchAttribute")),
                 _os(_m(c).get("distinctAttribute")),
             )
-            for c in _l(devices.get("constraints"))
-        ),
-        config=tuple(config(c) for c in _l(devices.get("config"))),
+            for c in _l(constraints)
+        )
+        if constraints
+        else (),
+        tuple(config(c) for c in _l(configs)) if configs else (),
     )
+
+
+_PLAIN_RESULT = frozenset({"request", "driver", "pool", "device"})
 
 
 def allocation(raw: Any) -> o.AllocationResult | None:
@@ -351,6 +376,13 @@ def allocation(raw: Any) -> o.AllocationResult | None:
     results = []
     for r in _l(devices.get("results")):
         rm = _m(r)
+        if rm.keys() <= _PLAIN_RESULT:  # request, driver, pool, device: the rest are defaults
+            results.append(
+                _DeviceRequestAllocationResult(
+                    _s(rm.get("request")), _s(rm.get("driver")), _s(rm.get("pool")), _s(rm.get("device"))
+                )
+            )
+            continue
         cc = rm.get("consumedCapacity")
         results.append(
             _DeviceRequestAllocationResult(
@@ -359,7 +391,7 @@ def allocation(raw: Any) -> o.AllocationResult | None:
                 _s(rm.get("pool")),
                 _s(rm.get("device")),
                 _ob(rm.get("adminAccess")),
-                tuple(toleration(t) for t in _l(rm.get("tolerations"))),
+                _tolerations(rm.get("tolerations")),
                 _strs(rm.get("bindingConditions")),
                 _strs(rm.get("bindingFailureConditions")),
                 _os(rm.get("shareID")),
@@ -367,9 +399,10 @@ def allocation(raw: Any) -> o.AllocationResult | None:
             )
         )
     ns = raw.get("nodeSelector")
+    configs = devices.get("config")
     return _AllocationResult(
         tuple(results),
-        tuple(config(c) for c in _l(devices.get("config"))),
+        tuple(config(c) for c in _l(configs)) if configs else (),
         ns if isinstance(ns, Mapping) else None,
         _os(raw.get("allocationTimestamp")),
     )
@@ -377,6 +410,7 @@ def allocation(raw: Any) -> o.AllocationResult | None:
 
 def resource_claim(raw: Raw, origin: o.Origin | None = None) -> o.ResourceClaim:
     status = _m(raw.get("status"))
+    statuses = status.get("devices")
     return _ResourceClaim(
         meta=meta(raw.get("metadata")),
         spec=claim_spec(raw.get("spec")),
@@ -390,7 +424,7 @@ def resource_claim(raw: Raw, origin: o.Origin | None = None) -> o.ResourceClaim:
             )
             for r in _l(status.get("reservedFor"))
         ),
-        device_statuses=tuple(x for x in _l(status.get("devices")) if isinstance(x, Mapping)),
+        device_statuses=tuple(x for x in _l(statuses) if isinstance(x, Mapping)) if statuses else (),
         api_version=_s(raw.get("apiVersion")),
         origin=origin,
         raw=raw,
@@ -482,7 +516,7 @@ def pod(raw: Raw, origin: o.Origin | None = None) -> o.Pod:
     return _Pod(
         meta=meta(raw.get("metadata")),
         node_name=_os(spec.get("nodeName")),
-        node_selector={k: v for k, v in _m(spec.get("nodeSelector")).items() if isinstance(v, str)},
+        node_selector=_strmap(spec.get("nodeSelector")),
         affinity=aff if isinstance(aff, Mapping) else None,
         tolerations=tuple(t for t in _l(spec.get("tolerations")) if isinstance(t, Mapping)),
         scheduler_name=_os(spec.get("schedulerName")),

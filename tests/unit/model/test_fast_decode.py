@@ -158,3 +158,62 @@ def test_parsed_quantities_are_shared_and_errors_are_not_kept() -> None:
     assert "80 Gi" not in q._PARSED
     with pytest.raises(QuantityError):
         Quantity.parse(True)  # type: ignore[arg-type]
+
+
+STRINGISH = st.one_of(st.text(max_size=5), st.integers(), st.none(), st.booleans())
+RESULT = st.fixed_dictionaries(
+    {},
+    optional={"request": STRINGISH, "driver": STRINGISH, "pool": STRINGISH, "device": STRINGISH},
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(RESULT, max_size=3), st.one_of(st.none(), st.just([{"opaque": {"driver": "d"}}])))
+def test_plain_allocation_results_decode_as_the_general_path_does(
+    results: list[dict[str, Any]], configs: Any
+) -> None:
+    raw = {"devices": {"results": results, **({"config": configs} if configs is not None else {})}}
+    general = {"devices": {**raw["devices"], "results": [{**r, "adminAccess": None} for r in results]}}
+    assert b.allocation(raw) == b.allocation(general)
+
+
+META = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": STRINGISH,
+        "namespace": STRINGISH,
+        "labels": st.one_of(st.dictionaries(st.text(max_size=3), STRINGISH, max_size=2), STRINGISH),
+        "annotations": st.one_of(st.dictionaries(st.text(max_size=3), STRINGISH, max_size=2), STRINGISH),
+        "ownerReferences": st.one_of(
+            st.lists(st.one_of(st.just({"kind": "Pod"}), STRINGISH), max_size=2), STRINGISH
+        ),
+        "generation": STRINGISH,
+    },
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(META)
+def test_metadata_decodes_field_by_field(raw: dict[str, Any]) -> None:
+    """meta() against the field-by-field meaning: wrong types read as absent."""
+    m = b.meta(raw)
+
+    def s(v: Any) -> str:
+        return v if isinstance(v, str) else ""
+
+    def strmap(v: Any) -> dict[str, str]:
+        return {k: x for k, x in v.items() if isinstance(x, str)} if isinstance(v, dict) else {}
+
+    owners = raw.get("ownerReferences")
+    generation = raw.get("generation")
+    assert (m.name, m.namespace, m.labels, m.annotations) == (
+        s(raw.get("name")),
+        s(raw.get("namespace")),
+        strmap(raw.get("labels")),
+        strmap(raw.get("annotations")),
+    )
+    assert m.owner_references == (
+        tuple(x for x in owners if isinstance(x, dict)) if isinstance(owners, list) else ()
+    )
+    assert m.generation == (generation if type(generation) is int else 0)
+    assert m.uid == "" and m.creation_timestamp is None
