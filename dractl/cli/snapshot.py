@@ -37,7 +37,13 @@ Examples:
 
 def snapshot(
     ctx: typer.Context,
-    file: str | None = typer.Option(None, "--file", metavar="FILE", help="Write here instead of stdout."),
+    file: str | None = typer.Option(
+        None,
+        "--file",
+        metavar="FILE",
+        help="Write here instead of stdout (FILE.json: one JSON document per line, the same "
+        "snapshot, read back faster).",
+    ),
     include_config: bool = typer.Option(
         False,
         "--include-config",
@@ -53,12 +59,14 @@ def snapshot(
     Exit status: 0 written, 2 bad usage or an unwritable file, 3 cluster errors.
     """
     from dractl.cluster.snapshot import take_snapshot
-    from dractl.io.snapshot import save_snapshot
+    from dractl.io.snapshot import save_snapshot, snapshot_format
 
     env = CliEnv.of(ctx)
     opts = connection.options(namespace=namespace, all_namespaces=all_namespaces, node=node, command=COMMAND)
     with progress_reporter(env) as progress:
-        text = take_snapshot(opts, include_config=include_config, warn=env.warn, progress=progress)
+        text = take_snapshot(
+            opts, include_config=include_config, warn=env.warn, progress=progress, fmt=snapshot_format(file)
+        )
     if file:
         save_snapshot(file, text)
     else:

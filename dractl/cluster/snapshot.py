@@ -20,6 +20,7 @@ def take_snapshot(
     warn: Callable[[str], None] | None = None,
     progress: Progress | None = None,
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    fmt: str = "yaml",
 ) -> str:
     """The snapshot text.  Raises ClusterError (exit 3) as :meth:`ClusterSource.load_raw`;
     reads that were tolerated (``partial``, a namespace-only user) are named in the header's
@@ -35,4 +36,5 @@ def take_snapshot(
         include_config=include_config,
         missing=raw.missing,
         served_versions=raw.server.served,
+        fmt=fmt,
     )

@@ -114,11 +114,13 @@ def _parse_json(text: str, name: str, source: SourceText) -> tuple[list[Document
     dup_maps: dict[int, list[str]] = {}
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in items:
-            if k in out:
-                dup_maps.setdefault(id(out), []).append(k)
-            out[k] = v
+        out = dict(items)  # first position, last value: as assigning one by one
+        if len(out) != len(items):  # a key repeated: note each repetition
+            seen: set[str] = set()
+            for k, _ in items:
+                if k in seen:
+                    dup_maps.setdefault(id(out), []).append(k)
+                seen.add(k)
         return out
 
     decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_constant=_no_constant)
@@ -176,6 +178,25 @@ def _walk(value: Any) -> Any:
 
 
 def _too_deep(value: Any) -> str | None:
+    """The path of the first container nested MAX_DEPTH deep, or None.  Depths are counted
+    without building paths (the usual answer is None); the path only when there is one."""
+    stack = [(value, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if depth >= MAX_DEPTH:
+            break
+        t = type(node)
+        if t is dict:
+            for v in node.values():
+                if type(v) is dict or type(v) is list:
+                    push((v, depth + 1))
+        elif t is list:
+            for v in node:
+                if type(v) is dict or type(v) is list:
+                    push((v, depth + 1))
+    else:
+        return None
     for path, _ in _walk(value):
         if len(path) >= MAX_DEPTH:
             return format_path(path)

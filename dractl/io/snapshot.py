@@ -200,11 +200,17 @@ def write_snapshot(
     include_config: bool = True,
     missing: Iterable[str] = (),
     served_versions: Iterable[str] | None = None,
+    fmt: str = "yaml",
 ) -> str:
     """The snapshot text: header first, then the objects grouped in :data:`KIND_ORDER` (input
     order kept within a kind), Nodes and Pods reduced, opaque config parameters left out
     unless ``include_config``; the header as :func:`snapshot_header` writes it.  ValueError for
-    a kind a snapshot doesn't hold.  The inputs are not mutated."""
+    a kind a snapshot doesn't hold.  The inputs are not mutated.
+
+    ``fmt``: ``yaml`` (documents), or ``json``: one JSON document per line, the same documents
+    (read back about three times faster; :func:`snapshot_format` picks it for ``*.json``)."""
+    if fmt not in ("yaml", "json"):
+        raise ValueError(f"snapshot format {fmt!r}: one of yaml, json")
     groups: dict[str, list[dict[str, Any]]] = {k: [] for k in KIND_ORDER}
     for obj in objects:
         kind = obj.get("kind")
@@ -222,11 +228,22 @@ def write_snapshot(
     ]
     for kind in KIND_ORDER:
         docs.extend(groups[kind])
+    if fmt == "json":
+        import json
+
+        # ASCII only: every non-ASCII or control character as a JSON escape (the file means
+        # exactly the same, and shows nothing unsafe when printed)
+        return "".join(json.dumps(doc) + "\n" for doc in docs)
     from dractl.io.yamlemit import dump_all
 
     # Not PyYAML's emitter: ~5 s per 1,000 nodes of Python representers (see dractl.io.yamlemit).
     text = dump_all(docs)
     return text
+
+
+def snapshot_format(path: str | None) -> str:
+    """``json`` for a ``*.json`` file (the loader reads ``*.json`` files as JSON), else ``yaml``."""
+    return "json" if path and path.lower().endswith(".json") else "yaml"
 
 
 def save_snapshot(path: str, text: str) -> None:

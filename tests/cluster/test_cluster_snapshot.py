@@ -61,6 +61,35 @@ def test_snapshot_reads_back_as_the_live_world(run_cli: Any, kubeconfig: Path, t
     assert from_snapshot.kube_version == "1.37" and from_snapshot.feature_gates == live.feature_gates
 
 
+def test_a_json_file_is_the_same_snapshot_one_document_per_line(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer, tmp_path: Path
+) -> None:
+    _secretive_objects(apiserver)
+    pod = apiserver.state.objects["Pod"][("default", "trainer-0")]
+    pod["metadata"]["labels"] = {"owner": "zoë\u202e\x1b[31m"}  # non-ASCII, bidi, a control
+    for name in ("snap.yaml", "snap.json"):
+        result = run_cli(["snapshot", "-A", "--file", str(tmp_path / name)])
+        assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+    text = (tmp_path / "snap.json").read_text()
+    assert text.isascii()  # every non-ASCII or control character escaped
+    lines = text.splitlines()
+    docs = [json.loads(line) for line in lines]
+    assert docs[0]["kind"] == "Snapshot" and len(docs) > 3
+    yaml_docs = _docs((tmp_path / "snap.yaml").read_text())
+    for doc in (docs[0], yaml_docs[0]):
+        doc.pop("time")  # taken a moment apart
+    assert docs == yaml_docs  # the same documents, Pods reduced and parameters left out alike
+    assert "secret-env" not in text and "secret-opaque" not in text
+    from_json = SnapshotSource(str(tmp_path / "snap.json")).load()
+    assert comparable(from_json) == comparable(SnapshotSource(str(tmp_path / "snap.yaml")).load())
+    views = [
+        run_cli(["availability", "--snapshot", str(tmp_path / name), "-o", "json"]).stdout
+        for name in ("snap.yaml", "snap.json")
+    ]
+    assert views[0] == views[1].replace("snap.json", "snap.yaml")  # the source's name aside
+    assert '"AvailabilityReport"' in views[0]
+
+
 def test_snapshot_to_stdout_has_the_header_first_and_kinds_in_order(run_cli: Any, kubeconfig: Path) -> None:
     result = run_cli(["snapshot", "-A"])
     assert result.exit_code == 0

@@ -6,6 +6,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from dractl.io import LoadedDoc, load_paths
 from dractl.model.objects import Origin
 
@@ -267,3 +269,29 @@ def test_missing_or_closed_stdin_is_an_input_error(monkeypatch) -> None:  # type
     closed.close()
     (err,) = load_paths(["-"], stdin=closed).errors
     assert err.one_line().startswith("-: cannot read stdin:")
+
+
+@pytest.mark.parametrize("depth, refused", [(98, False), (99, True), (100, True)])  # + 1 for "spec"
+def test_json_nesting_limit_is_exact_and_names_the_field(tmp_path: Path, depth: int, refused: bool) -> None:
+    """The depth check counts without building paths; the first container at depth 100 is
+    still the one named."""
+    inner = '{"x": ' * depth + "1" + "}" * depth
+    f = write(
+        tmp_path, "deep.json", '{"kind": "Node", "metadata": {"name": "a"}, "spec": [0, ' + inner + "]}"
+    )
+    res = load_paths([f])
+    if not refused:
+        assert res.errors == [] and len(res.docs) == 1
+        return
+    (err,) = res.errors
+    assert err.one_line().endswith("nesting deeper than 100 levels")
+    assert err.one_line().startswith(f"{f}:1:")  # a line and column, not just the file
+
+
+def test_json_repeated_keys_are_all_reported(tmp_path: Path) -> None:
+    text = (
+        '{"kind": "Node", "metadata": {"name": "a", "name": "b", "name": "c", "uid": "u"}, "kind": "Node"}\n'
+    )
+    (doc,) = load_paths([write(tmp_path, "n.json", text)]).docs
+    assert doc.name == "c" and list(doc.raw) == ["kind", "metadata"]
+    assert [d[0] for d in doc.duplicate_keys] == ["kind", "metadata.name", "metadata.name"]

@@ -129,6 +129,38 @@ def test_round_trip_orders_kinds_and_keeps_header(tmp_path: Path) -> None:
     assert [d.origin.document for d in res.docs] == [1, 2, 3, 4]
 
 
+def test_json_snapshot_holds_the_same_documents(tmp_path: Path) -> None:
+    node = copy.deepcopy(NODE)
+    node["metadata"]["labels"] = {"note": "zoë \u202e \x07"}  # non-ASCII, bidi, a control
+    inputs = [POD, node, SLICE, CLASS]
+    before = copy.deepcopy(inputs)
+    args: dict[str, Any] = {"server_version": "v1.36.1", "feature_gates": {}, "time": None}
+    text = write_snapshot(inputs, fmt="json", **args)
+    assert inputs == before
+    assert text.isascii() and len(text.splitlines()) == 5  # the header and four objects, a line each
+    (tmp_path / "s.json").write_text(text)
+    (tmp_path / "s.yaml").write_text(write_snapshot(inputs, **args))
+    from_json, from_yaml = read_snapshot(str(tmp_path / "s.json")), read_snapshot(str(tmp_path / "s.yaml"))
+    assert from_json.errors == from_yaml.errors == []
+    assert from_json.snapshot_header == from_yaml.snapshot_header
+    assert [d.raw for d in from_json.docs] == [d.raw for d in from_yaml.docs]
+    assert [d.origin.document for d in from_json.docs] == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="snapshot format 'xml'"):
+        write_snapshot(inputs, fmt="xml", **args)
+
+
+def test_snapshot_format_follows_the_file_name() -> None:
+    from dractl.io.snapshot import snapshot_format
+
+    assert [snapshot_format(p) for p in ("a.json", "A.JSON", "a.yaml", "a.json.yaml", None)] == [
+        "json",
+        "json",
+        "yaml",
+        "yaml",
+        "yaml",
+    ]
+
+
 def test_pod_is_reduced_to_the_listed_fields(tmp_path: Path) -> None:
     text = write_snapshot([POD], server_version=None, feature_gates={}, time=None)
     for secret in (
