@@ -8,7 +8,6 @@ they are how annotations name a type without importing its module).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -19,8 +18,6 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _graph() -> grimp.ImportGraph:
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
     return grimp.build_graph("dractl", cache_dir=None, exclude_type_checking_imports=True)
 
 

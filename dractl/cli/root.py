@@ -33,6 +33,9 @@ How to add a command
 
    Every flag comes from :mod:`dractl.cli.options` (one definition each: ``--kube-version``,
    ``--feature-gates``, ``-o`` via ``output_option``, ``--snapshot``, ``--no-headers``, …).
+   Flags that travel together are flag groups: declare ``connection: ConnectionFlags =
+   ConnectionFlags()`` (the live cluster's connection flags; likewise ``WhatIfFlags``,
+   ``TargetFlags``) and register ``with_flag_groups(fn)``, which puts the group's flags there.
    Commands never print, never catch exceptions, and import engines inside the function.
 4. Register it in :func:`register_groups` (the module's name in its import and its tuple).
 5. Golden cases under ``tests/golden/<command>/<case>/``; the command-tree test checks the
