@@ -55,7 +55,8 @@ def capacity(
         "--order",
         metavar="name|most-free|least-free",
         help="Which node takes the next copy: the first in name order where it fits; the one with the "
-        "most free devices (spread); the one with the fewest (pack).",
+        "most free devices (spread); the one with the fewest (pack). Free here: devices with no "
+        "allocation of any kind.",
     ),
     namespace: str | None = typer.Option(
         None,
