@@ -27,7 +27,7 @@ from dractl.matcher.api import AllocatedState
 from dractl.model import objects as o
 
 if TYPE_CHECKING:
-    from dractl.explain.engine import ExplainOptions
+    from dractl.explain.options import ExplainOptions
     from dractl.matcher.engine import Allocator
 
 STATE_DEPENDENT = {"counters-exhausted", "constraint-mismatch", "capacity-insufficient"}

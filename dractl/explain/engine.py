@@ -11,7 +11,7 @@ reported apart, as "the scheduler would fail to schedule this pod".
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from dractl.errors import InputError
 from dractl.explain import target as tgt
@@ -19,6 +19,7 @@ from dractl.explain.catalog import Catalog
 from dractl.explain.extended import extended_claim
 from dractl.explain.funnel import Probe
 from dractl.explain.nodes import NOT_MODELLED, pod_node_blockers, selector_matches
+from dractl.explain.options import ExplainOptions
 from dractl.explain.outcome import node_explanation, rank_and_group
 from dractl.explain.report import Explanation, NodeExplanation
 from dractl.explain.whatif import WhatIf, apply
@@ -27,7 +28,7 @@ from dractl.matcher.api import AllocatedState
 from dractl.matcher.engine import Allocator
 from dractl.matcher.implementations import choose
 from dractl.model import objects as o
-from dractl.model.features import DEFAULT_KUBE_VERSION, Features
+from dractl.model.features import Features
 
 # Devices in use are checked against the selectors for latent CEL errors (warnings) on every
 # node of clusters up to this size; on bigger ones only where the claims do not fit.
@@ -43,22 +44,6 @@ class TargetSpec:
     claim_refs: tuple[str, ...] = ()
     pod_ref: str | None = None
     namespace: str = "default"
-
-
-@dataclass(frozen=True)
-class ExplainOptions:
-    """``node``: explain only this node; ``examples``: device names per funnel stage;
-    ``best_fit``/``best_fit_limit``: the fragmentation advice and its step cap."""
-
-    features: Features = field(default_factory=Features.for_version)
-    kube_version: str = DEFAULT_KUBE_VERSION
-    node: str | None = None
-    whatif: WhatIf = field(default_factory=WhatIf)
-    best_fit: bool = False
-    best_fit_limit: int = 1000
-    examples: int = 3
-    feature_overrides: tuple[str, ...] = ()
-    allocator: str = "auto"  # auto|stable|incubating|experimental (dractl.matcher.implementations)
 
 
 def resolve(
