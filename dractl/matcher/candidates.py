@@ -17,7 +17,7 @@ from dractl.model.objects import Device, ResourceSlice
 class Candidate:
     """One device as the search sees it (slots only: this is the hot path)."""
 
-    __slots__ = ("allow_multi", "device", "id", "idx", "per_device", "pool", "slice", "taints")
+    __slots__ = ("allow_multi", "device", "id", "idx", "no_policy", "per_device", "pool", "slice", "taints")
 
     def __init__(
         self,
@@ -38,6 +38,9 @@ class Candidate:
         self.per_device = bool(slice_.per_device_node_selection) if per_device is None else per_device
         self.taints = taints
         self.allow_multi = allow_multi
+        # no capacity of the device has a request policy (the common case: capacity checks
+        # of a request without capacity asks reduce to "nothing else consumes it")
+        self.no_policy = all(c.request_policy is None for c in device.capacity.values())
 
 
 def of_pool(

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -378,10 +377,20 @@ class _Run:
             self.seen_ids = view.ids()
         placer = self._placer(found)
         reqs = self._prepare(found, by_pool, placer)
-        pruner = Pruner.build(reqs, cands, placer, self.f, self.selectable) if reqs else None
+        pruner = (
+            Pruner.build(reqs, cands, placer, self.f, self.selectable, any_multi=view.any_multi)
+            if reqs
+            else None
+        )
         self.search = Search(reqs, cands, placer, pruner, self.max_steps)
-        with _stack_for(reqs):
+        needed, old = _stack_needed(reqs), sys.getrecursionlimit()
+        if needed > old:
+            sys.setrecursionlimit(needed)
+        try:
             code = self.search.allocate_one(0, 0, 0, 0, False, 0)
+        finally:
+            if needed > old:
+                sys.setrecursionlimit(old)
         pruned = pruner.pruned if pruner else 0
         if code != DONE:
             trace = self.rec.finish(self.search.steps, pruned, {})
@@ -527,7 +536,7 @@ class _View:
     can use in search order, the flattened candidates, every pool's candidates by pool id,
     and the selector verdicts of its candidates, per (class, request selectors)."""
 
-    __slots__ = ("_ids", "by_pool", "cands", "error", "found", "invalid", "node", "verdicts")
+    __slots__ = ("_ids", "any_multi", "by_pool", "cands", "error", "found", "invalid", "node", "verdicts")
 
     def __init__(self, a: Allocator, node: Node | None, name: str) -> None:
         self.node = node
@@ -536,6 +545,7 @@ class _View:
         self.cands: list[Candidate] = []
         self.by_pool: dict[str, list[Candidate]] = {}
         self.invalid = False
+        self.any_multi = False
         # (class name, request selectors) -> candidate index -> verdict (errors are never kept)
         self.verdicts: dict[tuple[str, tuple[str, ...]], dict[int, Verdict]] = {}
         self._ids: frozenset[str] | None = None
@@ -552,6 +562,7 @@ class _View:
             return
         self.cands, self.by_pool = cand_mod.flatten(self.found, a.taints_of, a.features.consumable_capacity)
         self.invalid = any(p.invalid for p in self.found)
+        self.any_multi = any(c.allow_multi for c in self.cands)
 
     def ids(self) -> frozenset[str]:
         """The ids of every device of the node's pools."""
@@ -560,16 +571,12 @@ class _View:
         return self._ids
 
 
-@contextmanager
-def _stack_for(reqs: list[list[list[Req]]]) -> Iterator[None]:
-    """The search recurses a few frames per device slot: make sure Python lets it."""
-    slots = sum(max(e.num_devices for e in entries) + 1 for claim in reqs for entries in claim)
-    needed = 4 * slots + 500
-    old = sys.getrecursionlimit()
-    if needed > old:
-        sys.setrecursionlimit(needed)
-    try:
-        yield
-    finally:
-        if needed > old:
-            sys.setrecursionlimit(old)
+def _stack_needed(reqs: list[list[list[Req]]]) -> int:
+    """The recursion limit the search needs: it recurses a few frames per device slot."""
+    slots = 0
+    for claim in reqs:
+        for entries in claim:
+            slots += (
+                entries[0].num_devices if len(entries) == 1 else max(e.num_devices for e in entries)
+            ) + 1
+    return 4 * slots + 500

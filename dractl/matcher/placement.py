@@ -86,6 +86,13 @@ class Placer:
         return cand.id in self.committed or bool(self.allocating.get(cand.id))
 
     def fits(self, req: Req, cand: Candidate) -> Verdict:
+        if (
+            req.capacity is None
+            and cand.no_policy
+            and cand.id not in self.committed_capacity
+            and cand.id not in self.in_flight
+        ):
+            return True  # capacity.fits' first answer, without building its arguments
         try:
             ok = capacity.fits(
                 self.committed_capacity.get(cand.id),
@@ -99,12 +106,24 @@ class Placer:
 
     def precheck(self, req: Req, cand: Candidate) -> bool:
         """The search loop's cheap checks before trying a placement."""
-        if self.in_use(req, cand):
-            self.rec.reject(req, cand.id, "in-use", Reason.IN_USE)
+        cid = cand.id
+        if req.admin:
+            used = req.claim_index in self.allocating.get(cid, ())
+        else:
+            used = cid in self.committed or bool(self.allocating.get(cid))
+        if used:
+            if self.rec.enabled:
+                self.rec.reject(req, cid, "in-use", Reason.IN_USE)
             return False
-        verdict = self.selectable(req, cand)
+        # a verdict kept for the candidate (never for devices with binding conditions: the
+        # feature check comes first, see _Run.selectable)
+        verdict = None if cand.device.binding_conditions else req.selectable.get(cand.idx)
+        if verdict is None:
+            verdict = self.selectable(req, cand)
         if verdict is True and self.f.consumable_capacity:
             verdict = self.fits(req, cand)
+        if verdict is True:
+            return True
         return self.noted(req, cand, verdict)
 
     def noted(self, req: Req, cand: Candidate, verdict: Verdict) -> bool:
@@ -140,14 +159,14 @@ class Placer:
 
     def _place_checked(self, req: Req, cand: Candidate, must: bool, reserved: bool) -> Undo | None:
         release = (lambda: self.counters.release(cand.pool, cand.device)) if reserved else _nothing
-        if self.f.device_taints:
+        if cand.taints and self.f.device_taints:
             taint = blocking_taint(cand.taints, req.tolerations)
             if taint is not None:
                 release()
                 if self.rec.enabled:
                     self.rec.reject(req, cand.id, "taints", Reason.TAINT_NOT_TOLERATED, taint.describe())
                 return None
-        if not self._add_constraints(req, cand, must, release):
+        if self.constraints[req.claim_index] and not self._add_constraints(req, cand, must, release):
             return None
         return self._commit(req, cand, release)
 
@@ -190,7 +209,8 @@ class Placer:
                 share_id = self.share_ids()
                 capacity.add_in_flight(self.in_flight, cand.id, consumed or {})
         self.results[ci].append(Placed(req, cand, share_id, consumed))
-        self.rec.consider(req, cand.id)
+        if self.rec.enabled:
+            self.rec.consider(req, cand.id)
 
         def undo() -> None:
             self.results[ci].pop()
@@ -201,9 +221,11 @@ class Placer:
         return undo
 
     def _unwind(self, req: Req, cand: Candidate, release: Callable[[], None]) -> None:
-        base, sub = req.parent or req.name, req.name if req.parent else ""
-        for c in self.constraints[req.claim_index]:
-            c.remove(base, sub, cand.device)
+        constraints = self.constraints[req.claim_index]
+        if constraints:
+            base, sub = req.parent or req.name, req.name if req.parent else ""
+            for c in constraints:
+                c.remove(base, sub, cand.device)
         using = self.allocating.get(cand.id)
         if using is not None:
             using.discard(req.claim_index)

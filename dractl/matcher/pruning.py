@@ -80,9 +80,12 @@ class Pruner:
         placer: Placer,
         features: Features,
         selectable: Callable[[Req, Candidate], Verdict],
+        *,
+        any_multi: bool | None = None,
     ) -> Pruner | None:
-        """A pruner when the problem qualifies, else None."""
-        if any(c.allow_multi for c in cands):
+        """A pruner when the problem qualifies, else None.  ``any_multi``: whether some
+        candidate is multi-allocatable, when the caller knows (else it is looked up)."""
+        if any_multi if any_multi is not None else any(c.allow_multi for c in cands):
             return None
         for claim in reqs:
             for entries in claim:
