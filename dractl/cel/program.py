@@ -53,6 +53,7 @@ class Selector:
         "_deep",
         "_program",
         "activations",
+        "device_reads",
         "env",
         "expression",
         "max_cost",
@@ -71,8 +72,11 @@ class Selector:
         *,
         deep: bool = False,
         activations: DeviceActivationCache | None = None,
+        device_reads: DeviceReads | None = None,
     ) -> None:
         self.expression = expression
+        self.device_reads = device_reads
+        """What the expression reads of ``device`` (see :func:`device_reads`); None: anything."""
         self.env = env
         self._program = program
         self._deep = deep
@@ -164,6 +168,83 @@ def _referenced(ast: Any) -> tuple[tuple[str, str, str], ...]:
     return tuple(dict.fromkeys(out))
 
 
+DeviceReads = frozenset[tuple[str, ...]]
+"""``("driver",)``, ``("allowMultipleAllocations",)``, ``("attributes",)``/``("capacity",)`` (the
+whole map), ``("attributes", domain, name)``/``("capacity", domain, name)`` (one entry)."""
+
+_DEVICE_FIELDS = ("driver", "allowMultipleAllocations", "attributes", "capacity")
+
+
+class _AnyRead(Exception):
+    """``device`` is used in a way the analysis does not follow."""
+
+
+def device_reads(ast: Any) -> DeviceReads | None:
+    """What of the ``device`` variable the expression can read: its fields, and for
+    ``device.attributes["d"].name`` / ``device.capacity["d"].name`` (also ``["name"]``,
+    ``.?name``, ``[?"d"]``) the one entry; None when ``device`` is used any other way (passed
+    whole, or shadowed by a comprehension variable).  The result of an evaluation depends on
+    nothing else of the device, apart from whether the device converts at all."""
+    from dractl.cel.ast import Call, Comprehension, Const, Ident, Select, children
+
+    out: set[tuple[str, ...]] = set()
+
+    def map_key(e: Any) -> tuple[str, str] | None:  # device.attributes["d"] -> ("attributes", "d")
+        if (
+            isinstance(e, Call)
+            and e.function in ("_[_]", "_[?_]")
+            and e.target is None
+            and len(e.args) == 2
+            and isinstance(e.args[1], Const)
+            and e.args[1].kind == "string"
+            and isinstance(e.args[0], Select)
+            and not e.args[0].test_only
+            and isinstance(e.args[0].operand, Ident)
+            and e.args[0].operand.name == "device"
+            and e.args[0].field in ("attributes", "capacity")
+        ):
+            return e.args[0].field, e.args[1].value
+        return None
+
+    def visit(e: Any) -> None:
+        if isinstance(e, Comprehension) and "device" in (e.iter_var, e.iter_var2, e.accu_var):
+            raise _AnyRead()
+        if isinstance(e, Ident):
+            if "device" in e.name:
+                raise _AnyRead()
+            return
+        if isinstance(e, Select):
+            if isinstance(e.operand, Ident) and e.operand.name == "device":
+                if e.field not in _DEVICE_FIELDS:
+                    raise _AnyRead()
+                out.add((e.field,))
+                return
+            key = map_key(e.operand)
+            if key is not None:
+                out.add((*key, e.field))
+                return
+        if (
+            isinstance(e, Call)
+            and e.function in ("_[_]", "_[?_]", "_?._")
+            and e.target is None
+            and len(e.args) == 2
+            and isinstance(e.args[1], Const)
+            and e.args[1].kind == "string"
+        ):
+            key = map_key(e.args[0])
+            if key is not None:
+                out.add((*key, e.args[1].value))
+                return
+        for c in children(e):
+            visit(c)
+
+    try:
+        visit(ast)
+    except (_AnyRead, RecursionError):
+        return None
+    return frozenset(out)
+
+
 def build(
     expression: str,
     env: str,
@@ -205,4 +286,5 @@ def _build(
         _referenced(compiled.ast),
         deep=ast_depth(compiled.ast) > _SHALLOW_DEPTH,
         activations=activations,
+        device_reads=device_reads(compiled.ast),
     )

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
@@ -28,6 +28,7 @@ from dractl.model.objects import Device
 
 if TYPE_CHECKING:
     from dractl.cel.cache import CelCache
+    from dractl.cel.program import DeviceReads
 
 
 class SelectorFailure(Exception):
@@ -67,9 +68,69 @@ def fingerprint(device: Device, hide_multi: bool = False) -> Hashable:
     return key
 
 
+def _attrs(device: Device) -> tuple[tuple[str, str, Any], ...]:
+    return tuple(sorted((k, a.kind, a.value) for k, a in device.attributes.items()))
+
+
+def _caps(device: Device) -> tuple[tuple[str, int, int, str], ...]:
+    return tuple(
+        sorted((k, c.value.unscaled, c.value.scale, c.value.format) for k, c in device.capacity.items())
+    )
+
+
+def read_print(device: Device, reads: DeviceReads, hide_multi: bool = False) -> Hashable:
+    """What an expression that reads only ``reads`` of the device (see
+    :func:`dractl.cel.program.device_reads`) can observe: equal prints, equal results.
+    Always in: the driver (short attribute names resolve against it) and what decides whether
+    the device converts for CEL at all (unknown attributes, version attributes)."""
+    try:
+        versions = tuple(
+            (k, a.value) for k, a in device.attributes.items() if a.kind in ("version", "versions")
+        )
+        parts: list[Hashable] = [reads, device.driver, device.unknown_attributes, versions]
+        for r in sorted(reads):
+            if r == ("allowMultipleAllocations",):
+                parts.append(None if hide_multi else device.allow_multiple_allocations)
+            elif r == ("attributes",):
+                parts.append(_attrs(device))
+            elif r == ("capacity",):
+                parts.append(_caps(device))
+            elif len(r) == 3 and r[0] == "attributes":
+                parts.append(
+                    tuple(
+                        (k, a.kind, a.value)
+                        for k, a in device.attributes.items()
+                        if split_name(k, device.driver) == (r[1], r[2])
+                    )
+                )
+            elif len(r) == 3 and r[0] == "capacity":
+                parts.append(
+                    tuple(
+                        (k, c.value.unscaled, c.value.scale, c.value.format)
+                        for k, c in device.capacity.items()
+                        if split_name(k, device.driver) == (r[1], r[2])
+                    )
+                )
+        key = tuple(parts)
+        hash(key)
+    except TypeError:  # an odd attribute value: don't share results for this device
+        return ("id", id(device))
+    return key
+
+
+def split_name(name: str, driver: str) -> tuple[str, str]:
+    """Domain and id of a qualified attribute/capacity name (the driver is the default
+    domain), as the CEL conversion of a device splits them."""
+    domain, sep, ident = name.partition("/")
+    return (domain, ident) if sep else (driver, name)
+
+
 class SelectorCache:
-    """Selector results per (expression, device fingerprint); programs and converted devices
-    come from ``cel``.  ``hide_multi``: evaluate as the stable allocator does, which does not
+    """Selector results per (expression, device print); programs and converted devices
+    come from ``cel``.  The print is what the expression can read of the device (its
+    ``device_reads``: e.g. ``device.driver == "x"`` sees the driver only, so devices that differ
+    in attributes share its result), else the whole :func:`fingerprint`.
+    ``hide_multi``: evaluate as the stable allocator does, which does not
     pass allowMultipleAllocations to CEL (``device.allowMultipleAllocations`` reads false)."""
 
     def __init__(self, features: Features, cel: CelCache | None = None, *, hide_multi: bool = False) -> None:
@@ -77,27 +138,45 @@ class SelectorCache:
         self.cel = cel if cel is not None else default_cel_cache()
         self.hide_multi = hide_multi
         self._results: dict[tuple[str, int], bool | str] = {}
-        self._prints: dict[tuple[int, bool], tuple[Device, int, Device]] = {}
-        self._print_ids: dict[Hashable, int] = {}  # fingerprint -> small int (cheap cache keys)
+        self._prints: dict[tuple[int, bool, int], tuple[Device, int, Device]] = {}
+        self._print_ids: dict[Hashable, int] = {}  # print -> small int (cheap cache keys)
+        # expression -> (id of its reads, its reads; None: the whole device)
+        self._reads: dict[str, tuple[int, DeviceReads | None]] = {}
+        self._read_ids: dict[DeviceReads | None, int] = {}
         self.evaluations = 0
 
-    def _print(self, device: Device, hide: bool) -> tuple[int, Device]:
-        """(fingerprint id, the device as CEL sees it)."""
-        hit = self._prints.get((id(device), hide))
+    def _reads_of(self, expression: str) -> tuple[int, DeviceReads | None]:
+        hit = self._reads.get(expression)
+        if hit is None:
+            try:
+                program = self.cel.compile(expression, "stored")
+            except CelCompileError as err:  # not remembered: every call reports it
+                raise SelectorFailure(err.message, compile_error=True) from None
+            reads = program.device_reads
+            hit = self._reads[expression] = (self._read_ids.setdefault(reads, len(self._read_ids)), reads)
+        return hit
+
+    def _print(
+        self, device: Device, hide: bool, read_id: int, reads: DeviceReads | None
+    ) -> tuple[int, Device]:
+        """(print id, the device as CEL sees it)."""
+        hit = self._prints.get((id(device), hide, read_id))
         if hit is not None and hit[0] is device:
             return hit[1], hit[2]
-        fp = self._print_ids.setdefault(fingerprint(device, hide), len(self._print_ids))
+        key = fingerprint(device, hide) if reads is None else read_print(device, reads, hide)
+        fp = self._print_ids.setdefault(key, len(self._print_ids))
         seen = (
             replace(device, allow_multiple_allocations=None)
             if hide and device.allow_multiple_allocations is not None
             else device
         )
-        self._prints[(id(device), hide)] = (device, fp, seen)
+        self._prints[(id(device), hide, read_id)] = (device, fp, seen)
         return fp, seen
 
     def matches(self, expression: str, device: Device, *, hide_multi: bool | None = None) -> bool:
         """Evaluate (or recall) ``expression`` on ``device``; raises SelectorFailure."""
-        fp, seen = self._print(device, self.hide_multi if hide_multi is None else hide_multi)
+        read_id, reads = self._reads_of(expression)
+        fp, seen = self._print(device, self.hide_multi if hide_multi is None else hide_multi, read_id, reads)
         key = (expression, fp)
         result = self._results.get(key)
         if result is None:

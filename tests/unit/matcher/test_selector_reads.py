@@ -1,0 +1,118 @@
+"""Selector results are shared between devices that look the same *to the expression*:
+``device.driver == "x"`` sees the driver only, ``device.attributes["d"].n`` one attribute.
+Every shared answer must equal evaluating the expression on the device itself."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dractl.cel.cache import CelCache
+from dractl.errors import CelRuntimeError
+from dractl.matcher.selection import SelectorCache, SelectorFailure
+from dractl.model.features import Features
+from dractl.model.objects import AttributeValue, Device, DeviceCapacity
+from dractl.model.quantity import Quantity
+
+EXPRESSIONS = [
+    'device.driver == "d"',
+    'device.attributes["d"].n > 1',
+    'device.attributes["d"]["n"] == 2',
+    'device.attributes["d"].n == 2 && device.attributes["e"].m == \'x\'',
+    'has(device.attributes["d"].n)',
+    'device.attributes[?"d"].?n.orValue(0) >= 1',
+    'device.attributes["d"].exists(k, k == "n")',
+    '"n" in device.attributes["d"]',
+    'size(device.attributes["d"]) > 1',
+    'device.capacity["d"].mem.compareTo(quantity("2")) >= 0',
+    "device.allowMultipleAllocations",
+    '[1, 2].exists(device, device == 2) && device.driver == "d"',
+    'dyn(device).driver == "d"',
+    "true",
+]
+
+
+@st.composite
+def devices(draw: st.DrawFn, i: int = 0) -> Device:
+    driver = draw(st.sampled_from(["d", "e"]))
+    attrs: dict[str, AttributeValue] = {}
+    for name in draw(st.lists(st.sampled_from(["n", "d/n", "e/m", "m", "x", "d/x", "v", "d/v"]), max_size=4)):
+        if name.endswith("v"):
+            attrs[name] = AttributeValue("version", draw(st.sampled_from(["1.0.0", "bad"])))
+        elif name.endswith("m"):
+            attrs[name] = AttributeValue("string", draw(st.sampled_from(["x", "y"])))
+        else:
+            attrs[name] = AttributeValue("int", draw(st.integers(0, 3)))
+    caps = {
+        name: DeviceCapacity(Quantity.parse(draw(st.sampled_from(["1", "2", "3"]))))
+        for name in draw(st.lists(st.sampled_from(["mem", "d/mem", "e/mem"]), max_size=2))
+    }
+    unknown = ("odd",) if draw(st.integers(0, 9)) == 0 else ()
+    return Device(
+        f"dev-{draw(st.integers(0, 10**6))}",
+        driver=driver,
+        attributes=attrs,
+        capacity=caps,
+        allow_multiple_allocations=draw(st.sampled_from([None, True, False])),
+        unknown_attributes=unknown,
+    )
+
+
+def _direct(expression: str, device: Device) -> bool | str:
+    cache = CelCache()
+    try:
+        return cache.matches(cache.compile(expression), device)
+    except CelRuntimeError as err:
+        return err.message
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(devices(), min_size=1, max_size=12), st.booleans())
+def test_shared_results_equal_direct_evaluation(devs: list[Device], hide: bool) -> None:
+    shared = SelectorCache(Features.for_version("1.37"), CelCache(), hide_multi=hide)
+    for device in devs:
+        for expression in EXPRESSIONS:
+            try:
+                got: bool | str = shared.matches(expression, device)
+            except SelectorFailure as fail:
+                assert not fail.compile_error
+                got = fail.message
+            seen = device if not hide else Device(**{**_fields(device), "allow_multiple_allocations": None})
+            assert got == _direct(expression, seen), (expression, device)
+
+
+def _fields(d: Device) -> dict[str, object]:
+    return {name: getattr(d, name) for name in Device.__dataclass_fields__}
+
+
+def test_a_driver_only_selector_is_evaluated_once_for_devices_that_differ_elsewhere() -> None:
+    cache = SelectorCache(Features.for_version("1.37"), CelCache())
+    devs = [Device(f"g{i}", driver="d", attributes={"index": AttributeValue("int", i)}) for i in range(50)]
+    assert all(cache.matches('device.driver == "d"', d) for d in devs)
+    assert cache.evaluations == 1
+    assert [cache.matches('device.attributes["d"].index > 24', d) for d in devs] == [
+        i > 24 for i in range(50)
+    ]
+    assert cache.evaluations == 1 + 50
+    # a device that does not convert (a bad version attribute) is not given the shared answer
+    bad = Device("bad", driver="d", attributes={"v": AttributeValue("version", "not-a-version")})
+    try:
+        cache.matches('device.driver == "d"', bad)
+    except SelectorFailure as fail:
+        assert "parse semantic version" in fail.message
+    else:
+        raise AssertionError("a device that does not convert must fail every selector")
+
+
+def test_reads_of_expressions() -> None:
+    cel = CelCache()
+    assert cel.compile('device.driver == "x"').device_reads == {("driver",)}
+    assert cel.compile(
+        'device.attributes["d"].n > 1 || device.capacity["d"].m.isGreaterThan(quantity("0"))'
+    ).device_reads == {
+        ("attributes", "d", "n"),
+        ("capacity", "d", "m"),
+    }
+    assert cel.compile('device.attributes["d"].exists(k, true)').device_reads == {("attributes",)}
+    assert cel.compile("[1].exists(device, device == 1)").device_reads is None  # shadowed
+    assert cel.compile("true").device_reads == frozenset()
