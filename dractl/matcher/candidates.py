@@ -39,8 +39,15 @@ class Candidate:
         self.taints = taints
         self.allow_multi = allow_multi
         # no capacity of the device has a request policy (the common case: capacity checks
-        # of a request without capacity asks reduce to "nothing else consumes it")
-        self.no_policy = all(c.request_policy is None for c in device.capacity.values())
+        # of a request without capacity asks reduce to "nothing else consumes it"); None:
+        # not looked at yet (see has_no_policy)
+        self.no_policy: bool | None = None
+
+    def has_no_policy(self) -> bool:
+        """Whether no capacity of the device has a request policy (computed once)."""
+        if self.no_policy is None:
+            self.no_policy = all(c.request_policy is None for c in self.device.capacity.values())
+        return self.no_policy
 
 
 def of_pool(

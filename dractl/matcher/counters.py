@@ -44,35 +44,56 @@ def uses(device: Device) -> Uses:
     return tuple(out)
 
 
-def subtract(left: CounterSets, device: Device) -> None:
-    """Take ``device``'s consumption from ``left`` in place, as :func:`available` counts an
-    allocated device (counters the sets do not have are ignored)."""
-    for use in device.consumes_counters:
-        counters = left.get(use.counter_set, {})
-        for name, q in use.counters.items():
-            if name in counters:
-                counters[name] -= exact(q)
-
-
 def _fast(v: Fraction) -> int | Fraction:
     return v.numerator if v.denominator == 1 else v
 
 
-class _Ledger:
-    """One pool name's counters during an allocation: what is left after committed
-    allocations (``left``), what in-flight devices take (``taken``), and how many counters
-    are over (``left < taken``): a reservation succeeds when none is."""
+class Left:
+    """What a pool name's counter sets have left, in the form reservations read it: the
+    exact amount per (counter set, counter), ints where whole numbers, and how many are
+    negative (over-committed: then no device of the pool fits)."""
 
-    __slots__ = ("left", "over", "taken")
+    __slots__ = ("amounts", "negative")
 
     def __init__(self, available: CounterSets) -> None:
-        self.left: dict[tuple[str, str], int | Fraction] = {
+        self.amounts: dict[tuple[str, str], int | Fraction] = {
             (set_name, name): _fast(v)
             for set_name, counters in available.items()
             for name, v in counters.items()
         }
+        self.negative = sum(1 for v in self.amounts.values() if v < 0)
+
+    def take(self, used: Uses) -> None:
+        """Take a newly allocated device's consumption (counters the sets lack are ignored,
+        as :func:`available` ignores them)."""
+        amounts = self.amounts
+        for set_name, name, amount in used:
+            key = (set_name, name)
+            before = amounts.get(key)
+            if before is None:
+                continue
+            after = amounts[key] = before - amount
+            self.negative += (after < 0) - (before < 0)
+
+    def sets(self) -> CounterSets:
+        """The same as :func:`available` returns."""
+        out: CounterSets = {}
+        for (set_name, name), v in self.amounts.items():
+            out.setdefault(set_name, {})[name] = Fraction(v)
+        return out
+
+
+class _Ledger:
+    """One pool name's counters during an allocation: what is left after committed
+    allocations (``left``, read only), what in-flight devices take (``taken``), and how many
+    counters are over (``left < taken``): a reservation succeeds when none is."""
+
+    __slots__ = ("left", "over", "taken")
+
+    def __init__(self, left: Left) -> None:
+        self.left = left.amounts
         self.taken: dict[tuple[str, str], int | Fraction] = {}
-        self.over = sum(1 for v in self.left.values() if v < 0)
+        self.over = left.negative
 
 
 class CounterBook:
@@ -86,7 +107,7 @@ class CounterBook:
 
     def __init__(
         self,
-        available_for: Callable[[Pool], CounterSets],
+        available_for: Callable[[Pool], CounterSets | Left],
         uses_of: Callable[[Device], Uses] = uses,
     ) -> None:
         self._available_for = available_for
@@ -96,7 +117,8 @@ class CounterBook:
     def _ledger(self, pool: Pool) -> _Ledger:
         book = self._books.get(pool.name)
         if book is None:
-            book = self._books[pool.name] = _Ledger(self._available_for(pool))
+            left = self._available_for(pool)
+            book = self._books[pool.name] = _Ledger(left if isinstance(left, Left) else Left(left))
         return book
 
     def reserve(self, pool: Pool, device: Device) -> bool:

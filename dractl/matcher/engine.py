@@ -49,6 +49,7 @@ from dractl.model.objects import (
     DeviceTaintRule,
     Node,
     ResourceClaim,
+    ResourceClaimSpec,
     ResourceSlice,
 )
 
@@ -102,6 +103,8 @@ class Allocator:
         self.cel_cache = self.selectors.cel
         self.share_ids = share_ids or (lambda: str(uuid.uuid4()))
         self._views: dict[str, _View] = {}
+        # id(spec) -> (a claim's spec, its index in the call, its prepared requests): _Run._prepare
+        self._prepared: dict[int, tuple[ResourceClaimSpec, int, list[list[Req]]]] = {}
         self._uses: dict[int, tuple[Device, counters.Uses]] = {}
 
     def view(self, node: Node | None) -> _View:
@@ -209,7 +212,7 @@ class _Counters:
 
     __slots__ = ("left", "pool", "touched")
 
-    def __init__(self, pool: pools.Pool, left: counters.CounterSets) -> None:
+    def __init__(self, pool: pools.Pool, left: counters.Left) -> None:
         self.pool, self.left, self.touched = pool, left, False
 
 
@@ -239,6 +242,11 @@ class _State:
         )
 
     def counters_for(self, pool: pools.Pool) -> counters.CounterSets:
+        """What the counter sets of ``pool``'s *name* have left, as ``counters.available``
+        computes it (see :meth:`left_for`)."""
+        return self.left_for(pool).sets()
+
+    def left_for(self, pool: pools.Pool) -> counters.Left:
         """What the counter sets of ``pool``'s *name* have left (Kubernetes keys counters by
         pool name: the first pool of that name asked for decides, as in ``counters.available``;
         after a commit that touched the name, the first pool asked for decides again)."""
@@ -249,8 +257,8 @@ class _State:
             else:
                 hit = None
         if hit is None:
-            hit = _Counters(pool, counters.available(pool, self.allocated_ids.__contains__))
-            self.counters_left[pool.name] = hit
+            left = counters.Left(counters.available(pool, self.allocated_ids.__contains__))
+            hit = self.counters_left[pool.name] = _Counters(pool, left)
         return hit.left
 
     def counters_used(self, driver: str, pool_name: str, device: str, newly: bool) -> None:
@@ -262,7 +270,7 @@ class _State:
         if hit is None:
             return
         hit.touched = True
-        pool, left = hit.pool, hit.left
+        pool = hit.pool
         if not newly or pool.driver != driver:
             return
         index = self._by_name.get(id(pool))
@@ -274,7 +282,7 @@ class _State:
                         names.setdefault(d.name, []).append(d)
             index = self._by_name[id(pool)] = (pool, names)
         for d in index[1].get(device, ()):
-            counters.subtract(left, d)
+            hit.left.take(counters.uses(d))
 
 
 def allocate(
@@ -410,7 +418,7 @@ class _Run:
 
     def _placer(self, found: list[pools.Pool]) -> Placer:
         # keyed by pool *name*, as Kubernetes does (two drivers' pools of one name share it)
-        book = counters.CounterBook(self.state.counters_for, self.a.uses_of)
+        book = counters.CounterBook(self.state.left_for, self.a.uses_of)
         return Placer(
             self.f,
             len(self.claims),
@@ -437,9 +445,23 @@ class _Run:
             return verdict
 
         reqs = []
+        kept = self.a._prepared
+        verdicts = self.view.verdicts
         for ci, claim in enumerate(self.claims):
-            reqs.append(
-                prepare_claim(
+            spec = claim.spec
+            hit = kept.get(id(spec))
+            if hit is not None and hit[0] is spec and hit[1] == ci:
+                entries = hit[2]
+                for request in entries:  # the same requests, for this claim and node
+                    for entry in request:
+                        entry.claim = claim
+                        key = (entry.device_class.meta.name, entry.selectors)
+                        shared = verdicts.get(key)
+                        if shared is None:
+                            shared = verdicts[key] = {}
+                        entry.selectable = shared
+            else:
+                entries = prepare_claim(
                     ci,
                     claim,
                     self.a.classes,
@@ -449,9 +471,16 @@ class _Run:
                     selectable,
                     fits if self.f.consumable_capacity else None,
                     capacity_known=not self.a.stable,
-                    verdicts=self.view.verdicts,
+                    verdicts=verdicts,
                 )
-            )
+                # requests of fixed size depend on nothing but the claim's spec: the next call
+                # with it (the next node; a copy of the claim) reuses them ("All" depends on
+                # the node)
+                if all(e.mode == "ExactCount" for request in entries for e in request):
+                    if len(kept) >= _PREPARED_MAX:
+                        kept.clear()
+                    kept[id(spec)] = (spec, ci, entries)
+            reqs.append(entries)
             placer.constraints.append(self._constraints(claim))
         return reqs
 
@@ -529,6 +558,9 @@ class _Run:
                 chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
         trace = self.rec.finish(self.search.steps, pruned, chosen_ids)
         return self._node_outcome("allocated", results=tuple(out), trace=trace)
+
+
+_PREPARED_MAX = 1024
 
 
 class _View:

@@ -88,7 +88,7 @@ class Placer:
     def fits(self, req: Req, cand: Candidate) -> Verdict:
         if (
             req.capacity is None
-            and cand.no_policy
+            and (cand.no_policy if cand.no_policy is not None else cand.has_no_policy())
             and cand.id not in self.committed_capacity
             and cand.id not in self.in_flight
         ):

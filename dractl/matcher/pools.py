@@ -143,16 +143,21 @@ def _build(
     whole: Sequence[ResourceSlice],
     stable: bool,
 ) -> Pool:
-    if not stable:
+    if not stable and len(members) > 1:
         members = sorted(members, key=lambda s: s.meta.name)
-    counter_slices = [s for s in members if features.partitionable_devices and s.shared_counters]
-    device_slices = [s for s in members if not (features.partitionable_devices and s.shared_counters)]
+    partitionable = features.partitionable_devices
+    if partitionable and any(s.shared_counters for s in members):
+        counter_slices = [s for s in members if s.shared_counters]
+        device_slices = [s for s in members if not s.shared_counters]
+    else:
+        counter_slices, device_slices = [], list(members)
     other: list[ResourceSlice] = []
-    seen = {s.meta.name for s in members}
-    for s in whole:
-        if s.meta.name in seen:
-            continue
-        (counter_slices if features.partitionable_devices and s.shared_counters else other).append(s)
+    if whole:
+        seen = {s.meta.name for s in members}
+        for s in whole:
+            if s.meta.name in seen:
+                continue
+            (counter_slices if partitionable and s.shared_counters else other).append(s)
     pool = Pool(driver, name, slices=device_slices, other_slices=other)
     problem = _duplicate_device(device_slices)
     if problem is None and features.partitionable_devices:

@@ -84,10 +84,7 @@ def read_print(device: Device, reads: DeviceReads, hide_multi: bool = False) -> 
     Always in: the driver (short attribute names resolve against it) and what decides whether
     the device converts for CEL at all (unknown attributes, version attributes)."""
     try:
-        versions = tuple(
-            (k, a.value) for k, a in device.attributes.items() if a.kind in ("version", "versions")
-        )
-        parts: list[Hashable] = [reads, device.driver, device.unknown_attributes, versions]
+        parts: list[Hashable] = [reads, convert_print(device)]
         for r in sorted(reads):
             if r == ("allowMultipleAllocations",):
                 parts.append(None if hide_multi else device.allow_multiple_allocations)
@@ -118,11 +115,21 @@ def read_print(device: Device, reads: DeviceReads, hide_multi: bool = False) -> 
     return key
 
 
+def convert_print(device: Device) -> Hashable:
+    """The driver, and what decides whether the device converts for CEL at all (unknown
+    attributes, version attributes): part of every print."""
+    versions = tuple((k, a.value) for k, a in device.attributes.items() if a.kind in ("version", "versions"))
+    return (device.driver, device.unknown_attributes, versions)
+
+
 def split_name(name: str, driver: str) -> tuple[str, str]:
     """Domain and id of a qualified attribute/capacity name (the driver is the default
     domain), as the CEL conversion of a device splits them."""
     domain, sep, ident = name.partition("/")
     return (domain, ident) if sep else (driver, name)
+
+
+_DRIVER_ONLY = frozenset({("driver",)})
 
 
 class SelectorCache:
@@ -163,7 +170,16 @@ class SelectorCache:
         hit = self._prints.get((id(device), hide, read_id))
         if hit is not None and hit[0] is device:
             return hit[1], hit[2]
-        key = fingerprint(device, hide) if reads is None else read_print(device, reads, hide)
+        if reads is None:
+            key = fingerprint(device, hide)
+        elif reads == _DRIVER_ONLY:
+            try:
+                key = (reads, convert_print(device))
+                hash(key)
+            except TypeError:
+                key = ("id", id(device))
+        else:
+            key = read_print(device, reads, hide)
         fp = self._print_ids.setdefault(key, len(self._print_ids))
         seen = (
             replace(device, allow_multiple_allocations=None)
