@@ -172,3 +172,23 @@ def test_counter_book_over_count_matches_checking_every_counter() -> None:
     # over-committed counters (more allocated than exists) block every device of the pool
     over = CounterBook(lambda p: {"a": {"x": -1, "y": 1}, "b": {"x": 1}})  # type: ignore[dict-item]
     assert not over.reserve(pool, by["bx"])
+
+
+def test_copies_of_a_claim_reuse_its_requests_and_are_named_as_themselves() -> None:
+    from dataclasses import replace
+
+    a = _allocator([slice_("s", [dev("d0"), dev("d1")])])
+    first = claim("first", req("r", "class-a", 1, "device.attributes['driver-a'].n > 0"))
+    copy = replace(first, meta=replace(first.meta, name="copy"))  # the same spec object
+    assert copy.spec is first.spec
+    for c in (first, copy):  # d0 has no attribute n: the error names the claim of this call
+        out = a.allocate(node(), [c])
+        assert out.status == "error" and f"claim {c.meta.name}:" in (out.error or "")
+    plain = claim("p", req("r", count=2))
+    again = replace(plain, meta=replace(plain.meta, name="p2"))
+    assert devices_of(a.allocate(node(), [plain])) == [["d0", "d1"]]
+    out = a.allocate(node(), [plain, again])  # two claims, one spec: each gets its own requests
+    assert out.status == "unallocatable"
+    a2 = _allocator([slice_("s", [dev(f"d{i}") for i in range(4)])])
+    assert devices_of(a2.allocate(node(), [plain, again])) == [["d0", "d1"], ["d2", "d3"]]
+    assert devices_of(a2.allocate(node(), [again, plain])) == [["d0", "d1"], ["d2", "d3"]]
