@@ -390,7 +390,8 @@ class _Run:
             if reqs
             else None
         )
-        self.search = Search(reqs, cands, placer, pruner, self.max_steps)
+        skips = view.skips if self.state is self.a._state and not self.rec.enabled else None
+        self.search = Search(reqs, cands, placer, pruner, self.max_steps, skips)
         needed, old = _stack_needed(reqs), sys.getrecursionlimit()
         if needed > old:
             sys.setrecursionlimit(needed)
@@ -510,31 +511,41 @@ class _Run:
 
     def _selectable(self, req: Req, cand: Candidate) -> Verdict:
         cls = req.device_class
+        matches = self.a.selectors.matches
+        device = cand.device
         for i, expr in enumerate(cls.selectors):
-            if not self._matches(expr, i, req, cand, f"class {cls.meta.name}"):
+            try:
+                ok = matches(expr, device)
+            except SelectorFailure as fail:
+                raise self._failed(fail, expr, i, req, cand, f"class {cls.meta.name}") from None
+            if not ok:
                 return Reason.CLASS_SELECTOR_FALSE, f"class {cls.meta.name} selector #{i}: {expr}"
         for i, expr in enumerate(req.selectors):
-            if not self._matches(expr, i, req, cand, f"claim {claim_ref(req.claim)}"):
+            try:
+                ok = matches(expr, device)
+            except SelectorFailure as fail:
+                raise self._failed(fail, expr, i, req, cand, f"claim {claim_ref(req.claim)}") from None
+            if not ok:
                 return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i}: {expr}"
         if cand.per_device and not self._node_ok(cand.device):
             return Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}"
         return True
 
-    def _matches(self, expr: str, i: int, req: Req, cand: Candidate, owner: str) -> bool:
-        try:
-            return self.a.selectors.matches(expr, cand.device)
-        except SelectorFailure as fail:
-            if fail.compile_error:
-                self.rec.reject(req, cand.id, "selectors", Reason.CEL_COMPILE_ERROR, fail.message)
-                raise RequestError(
-                    f"{owner}: selector #{i}: CEL compile error: {fail.message}",
-                    Reason.CEL_COMPILE_ERROR.value,
-                ) from None
-            self.rec.reject(req, cand.id, "selectors", Reason.CEL_RUNTIME_ERROR, fail.message)
-            raise RequestError(
-                f"{owner}: selector #{i} on device {cand.id}: CEL runtime error: {fail.message}",
-                Reason.CEL_RUNTIME_ERROR.value,
-            ) from None
+    def _failed(
+        self, fail: SelectorFailure, expr: str, i: int, req: Req, cand: Candidate, owner: str
+    ) -> RequestError:
+        """The allocation error for a selector that failed (recorded in the trace)."""
+        if fail.compile_error:
+            self.rec.reject(req, cand.id, "selectors", Reason.CEL_COMPILE_ERROR, fail.message)
+            return RequestError(
+                f"{owner}: selector #{i}: CEL compile error: {fail.message}",
+                Reason.CEL_COMPILE_ERROR.value,
+            )
+        self.rec.reject(req, cand.id, "selectors", Reason.CEL_RUNTIME_ERROR, fail.message)
+        return RequestError(
+            f"{owner}: selector #{i} on device {cand.id}: CEL runtime error: {fail.message}",
+            Reason.CEL_RUNTIME_ERROR.value,
+        )
 
     def _node_ok(self, d: Device) -> bool:
         try:
@@ -568,7 +579,18 @@ class _View:
     can use in search order, the flattened candidates, every pool's candidates by pool id,
     and the selector verdicts of its candidates, per (class, request selectors)."""
 
-    __slots__ = ("_ids", "any_multi", "by_pool", "cands", "error", "found", "invalid", "node", "verdicts")
+    __slots__ = (
+        "_ids",
+        "any_multi",
+        "by_pool",
+        "cands",
+        "error",
+        "found",
+        "invalid",
+        "node",
+        "skips",
+        "verdicts",
+    )
 
     def __init__(self, a: Allocator, node: Node | None, name: str) -> None:
         self.node = node
@@ -581,6 +603,8 @@ class _View:
         # (class name, request selectors) -> candidate index -> verdict (errors are never kept)
         self.verdicts: dict[tuple[str, tuple[str, ...]], dict[int, Verdict]] = {}
         self._ids: frozenset[str] | None = None
+        # id(a verdict dict above) -> leading candidates never chosen (see Search.skips)
+        self.skips: dict[int, int] = {}
         if a.stable:
             slices = a.all_slices
         elif name:

@@ -40,6 +40,7 @@ class Search:
         placer: Placer,
         pruner: Pruner | None,
         max_steps: int | None,
+        skips: dict[int, int] | None = None,
     ) -> None:
         self.reqs = reqs
         self.cands = cands
@@ -48,6 +49,10 @@ class Search:
         self.max_steps = max_steps
         self.steps = 0
         self.selected_sub: dict[tuple[int, int], int] = {}
+        # id(verdict dict) -> how many leading candidates can never be chosen for requests
+        # with those verdicts: committed (the state only grows) or rejected by their selectors.
+        # Given only when that holds for the whole call (the Allocator's own state, no trace).
+        self.skips = skips
 
     def allocate_one(self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: int) -> int:
         self.steps += 1
@@ -110,9 +115,29 @@ class Search:
         """Try each remaining candidate for slot ``di``; recurse on success."""
         placer = self.placer
         cands = self.cands
+        # the in-use part of precheck, inline: most candidates a busy node offers stop here
+        quick = not req.admin and not placer.rec.enabled
+        committed, allocating = placer.committed, placer.allocating
+        verdicts = req.selectable
+        skips = self.skips if quick else None
+        frontier = -1
+        if skips is not None:
+            frontier = skips.get(id(verdicts), 0)
+            if frontier > start:
+                start = frontier  # every candidate before it would be rejected, silently
         for idx in range(start, len(cands)):
             cand = cands[idx]
+            if quick and (cand.id in committed or allocating.get(cand.id)):
+                if idx == frontier and cand.id in committed:
+                    frontier += 1
+                    skips[id(verdicts)] = frontier  # type: ignore[index]
+                continue
             if not placer.precheck(req, cand):
+                if idx == frontier and not cand.device.binding_conditions:
+                    verdict = verdicts.get(idx)
+                    if verdict is not None and verdict is not True:  # its selectors say no
+                        frontier += 1
+                        skips[id(verdicts)] = frontier  # type: ignore[index]
                 continue
             undo = placer.place(req, cand, must=False)
             if undo is None:

@@ -18,9 +18,9 @@ Two caches, both owned by whoever creates them (nothing here is module state):
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
@@ -93,26 +93,32 @@ def read_print(device: Device, reads: DeviceReads, hide_multi: bool = False) -> 
             elif r == ("capacity",):
                 parts.append(_caps(device))
             elif len(r) == 3 and r[0] == "attributes":
-                parts.append(
-                    tuple(
-                        (k, a.kind, a.value)
-                        for k, a in device.attributes.items()
-                        if split_name(k, device.driver) == (r[1], r[2])
-                    )
-                )
+                a = _entry(device.attributes, r[1], r[2], device.driver)
+                parts.append(a if a is None or isinstance(a, tuple) else (a.kind, a.value))
             elif len(r) == 3 and r[0] == "capacity":
+                c = _entry(device.capacity, r[1], r[2], device.driver)
                 parts.append(
-                    tuple(
-                        (k, c.value.unscaled, c.value.scale, c.value.format)
-                        for k, c in device.capacity.items()
-                        if split_name(k, device.driver) == (r[1], r[2])
-                    )
+                    c
+                    if c is None or isinstance(c, tuple)
+                    else (c.value.unscaled, c.value.scale, c.value.format)
                 )
         key = tuple(parts)
         hash(key)
     except TypeError:  # an odd attribute value: don't share results for this device
         return ("id", id(device))
     return key
+
+
+def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V | tuple[Any, ...] | None:
+    """What CEL sees under ``domain``/``name`` of an attributes or capacity map: the one entry
+    (qualified ``domain/name``, or ``name`` when the domain is the driver's), None when there is
+    none; when both spellings are present the conversion keeps the later one, so the print is
+    every entry in order."""
+    qualified = items.get(f"{domain}/{name}")
+    short = items.get(name) if domain == driver else None
+    if qualified is not None and short is not None:
+        return tuple((k, repr(v)) for k, v in items.items() if k in (f"{domain}/{name}", name))
+    return qualified if qualified is not None else short
 
 
 def convert_print(device: Device) -> Hashable:
@@ -129,6 +135,7 @@ def split_name(name: str, driver: str) -> tuple[str, str]:
     return (domain, ident) if sep else (driver, name)
 
 
+_V = TypeVar("_V")
 _DRIVER_ONLY = frozenset({("driver",)})
 
 
