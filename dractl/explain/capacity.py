@@ -29,7 +29,8 @@ import heapq
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypeVar
 
 from dractl.explain import target as tgt
 from dractl.explain.capacity_report import (
@@ -163,8 +164,24 @@ class Shape:
 
 def _renamed(claim: o.ResourceClaim, k: int) -> o.ResourceClaim:
     base = claim.meta.generate_name.rstrip("-") if claim.meta.generate_name else claim.meta.name
-    meta = replace(claim.meta, name=f"{base}-copy-{k}", generate_name="", uid=f"dractl-capacity-{base}-{k}")
-    return replace(claim, meta=meta)
+    meta = _replace(claim.meta, name=f"{base}-copy-{k}", generate_name="", uid=f"dractl-capacity-{base}-{k}")
+    return _replace(claim, meta=meta)
+
+
+_T = TypeVar("_T")
+_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _replace(obj: _T, **changes: Any) -> _T:
+    """``dataclasses.replace`` for the model's dataclasses (all of whose fields are init
+    fields), without its introspection on every call: copies are made for every copy placed."""
+    cls = type(obj)
+    names = _INIT_FIELDS.get(cls)
+    if names is None:
+        names = _INIT_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.init)  # type: ignore[arg-type]
+    values = {n: getattr(obj, n) for n in names}
+    values.update(changes)
+    return cls(**values)
 
 
 # --------------------------------------------------------------------------- the simulation
@@ -354,7 +371,7 @@ class Simulation:
         consumer = (o.ResourceClaimConsumerReference("pods", pod.meta.name, pod.meta.uid),) if pod else ()
         devices: list[str] = []
         for claim, result in zip(claims, outcome.results, strict=True):
-            placed = replace(claim, allocation=result, reserved_for=consumer)
+            placed = _replace(claim, allocation=result, reserved_for=consumer)
             devices.extend(r.device_id for r in result.results)
             if claim.meta.key in self.shared_now:
                 self.shared_now[claim.meta.key] = placed
@@ -364,7 +381,8 @@ class Simulation:
             if c.allocation is not None and pod is not None and key not in {x.meta.key for x in claims}:
                 self.shared_now[key] = replace(c, reserved_for=(*c.reserved_for, *consumer))
         local = self._local.get(name, set())
-        self._free[name] = sum(1 for d in local if d not in self.allocator.state.allocated_ids)
+        busy = self.allocator.state.allocated_ids
+        self._free[name] = sum(1 for d in local if d not in busy)
         self._push(name)
         self.placements.append(Placement(k, name, tuple(devices)))
 
