@@ -18,6 +18,7 @@ to :data:`FLAG_OPTIONS`, and the flag's name to the specs that offer it.
 from __future__ import annotations
 
 import inspect
+import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Annotated, Any, Literal
@@ -204,29 +205,30 @@ def run(ctx: typer.Context, spec: CheckCommand, flags: ValidationFlags) -> None:
     if not flags.paths:
         raise UsageError(MISSING_PATH, spec.name)
     from dractl.cli.options import ci_finish, ci_setup
-    from dractl.io.loader import load_paths
+    from dractl.io.loader import DocStream, load_paths
     from dractl.io.snapshot_header import SnapshotHeader
-    from dractl.validate.engine import check
     from dractl.validate.options import ValidateOptions
+    from dractl.validate.stream import StreamCheck
 
     limit = flags.max_input_bytes(spec.name)
-    context = load_paths([flags.snapshot], max_input_size=limit) if flags.snapshot else None
-    loaded = load_paths(list(flags.paths), max_input_size=limit)
+    # Streamed (issue 11): each object is checked as it is read and then dropped.
+    context = DocStream([flags.snapshot], max_input_size=limit) if flags.snapshot else None
+    loaded = DocStream(list(flags.paths), max_input_size=limit)
     live = cluster_context(env, spec.name, flags)
-    raw_header = live.header if live else context.snapshot_header if context else loaded.snapshot_header
+    raw_header = live.header if live else context.header() if context else loaded.header()
     ci = ci_setup(flags.ci(), raw_header, limit, spec.name)  # config file, --skip/--only, served versions
     release = env.release(
         flags.kube_version or ci.config.kube_version,
         flags.feature_gates or ci.config.feature_gates,
         SnapshotHeader.from_raw(raw_header),
     )
-    errors = [*loaded.errors, *(context.errors if context else ()), *ci.class_errors]
     old = None
+    old_errors: list[Any] = []
     if flags.old:  # loaded once, with the input limits; an unreadable file is an input error
         from dractl.validate.rules.update import old_objects
 
         previous = load_paths(list(flags.old), max_input_size=limit)
-        errors += previous.errors
+        old_errors = previous.errors
         old = old_objects(doc.raw for doc in previous.docs)
     opts = ValidateOptions(
         kube_version=release.kube_version,
@@ -238,18 +240,21 @@ def run(ctx: typer.Context, spec: CheckCommand, flags: ValidationFlags) -> None:
         runtime=ci.runtime,
         kube_patch=release.patch,
     )
-    context_docs = [*(context.docs if context else ()), *(live.docs if live else ()), *ci.classes]
-    report = check(
-        loaded.docs,
+    checker = StreamCheck(
         opts,
-        context_docs=context_docs,
-        input_errors=errors,
-        files=loaded.files,
         kinds=spec.kinds,
         cross=spec.cross_checks(flags) or bool(ci.classes),
         warn=lambda message: env.warn(f"{spec.name}: {message}"),
     )
-    report = ci_finish(report, loaded.docs, ci)  # suppressions: counted, never dropped
+    checker.add_all(loaded, itertools.chain(context or (), live.docs if live else (), ci.classes))
+    errors = [
+        *loaded.result.errors,
+        *(context.result.errors if context else ()),
+        *ci.class_errors,
+        *old_errors,
+    ]
+    report = checker.report(input_errors=errors, files=loaded.result.files)
+    report = ci_finish(report, checker.annotated, ci)  # suppressions: counted, never dropped
     env.render(report, flags.output, no_headers=flags.no_headers)
     raise typer.Exit(report.exit_code)
 

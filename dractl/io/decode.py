@@ -11,12 +11,13 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from dractl.errors import InputError, SourcePos
 from dractl.io.positions import SourceText
 from dractl.io.scalars import format_path
-from dractl.io.yamlparse import MAX_DEPTH, Document, ParseError, parse_stream
+from dractl.io.yamlparse import MAX_DEPTH, Document, ParseError, Stream, stream_documents
 
 DEFAULT_MAX_INPUT_SIZE = 512 * 1024 * 1024
 
@@ -86,15 +87,27 @@ def parse_text(
 ) -> tuple[list[Document], InputError | None]:
     """Parse every document; the error (if any) is the first problem, as a one-line InputError.
     Documents before a YAML syntax error are still returned."""
+    problems: list[InputError] = []
+    documents = list(iter_text(text, name, is_json, source, problems))
+    return documents, (problems[0] if problems else None)
+
+
+def iter_text(
+    text: str, name: str, is_json: bool, source: SourceText, problems: list[InputError]
+) -> Iterator[Document]:
+    """The documents of ``text`` one at a time (see :func:`parse_text`); the first problem is
+    appended to ``problems`` when the stream ends.  ``source`` learns where each document starts
+    and ends as it is read, so positions can be asked for before the whole text is parsed."""
     if not text.strip():
-        return [], None
+        return
     if is_json:
-        return _parse_json(text, name, source)
-    stream = parse_stream(text)
-    source.starts = stream.starts
-    if stream.error is None:
-        return stream.documents, None
-    return stream.documents, _input_error(stream.error, text, name)
+        yield from _parse_json(text, name, source, problems)
+        return
+    state = Stream([])
+    source.starts, source.ends = state.starts, state.ends
+    yield from stream_documents(text, state)
+    if state.error is not None:
+        problems.append(_input_error(state.error, text, name))
 
 
 def _input_error(err: ParseError, text: str, name: str) -> InputError:
@@ -108,9 +121,9 @@ def _input_error(err: ParseError, text: str, name: str) -> InputError:
     return InputError(err.message, SourcePos(name, err.document, err.line, err.column))
 
 
-def _parse_json(text: str, name: str, source: SourceText) -> tuple[list[Document], InputError | None]:
+def _parse_json(text: str, name: str, source: SourceText, problems: list[InputError]) -> Iterator[Document]:
     """A JSON file: one value, or a stream of values (``jq -c`` output, a JSON snapshot), each
-    a document.  Values before a syntax error are kept."""
+    a document.  Values before a syntax error are yielded; the error goes to ``problems``."""
     dup_maps: dict[int, list[str]] = {}
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -124,36 +137,41 @@ def _parse_json(text: str, name: str, source: SourceText) -> tuple[list[Document
         return out
 
     decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_constant=_no_constant)
-    docs: list[Document] = []
-    source.starts = []
+    source.starts, source.ends = [], []
     index = _skip_space(text, 0)
-    line, counted = 1, 0
+    line, counted, n = 1, 0, 0
     while index < len(text):
         line += text.count("\n", counted, index)  # incremental: many small values stay linear
         counted = index
         col = index - (text.rfind("\n", 0, index) + 1) + 1
         source.starts.append((index, line - 1, col - 1))
-        n = len(docs)
         try:
             value, index = decoder.raw_decode(text, index)
         except json.JSONDecodeError as e:
-            return docs, InputError(f"invalid JSON: {e.msg}", SourcePos(name, n, e.lineno, e.colno))
+            problems.append(InputError(f"invalid JSON: {e.msg}", SourcePos(name, n, e.lineno, e.colno)))
+            return
         except RecursionError:
-            return docs, InputError(f"nesting deeper than {MAX_DEPTH} levels", SourcePos(name, n, line, col))
+            problems.append(
+                InputError(f"nesting deeper than {MAX_DEPTH} levels", SourcePos(name, n, line, col))
+            )
+            return
         except ValueError as e:
-            return docs, InputError(f"invalid JSON: {e}", SourcePos(name, n, line, col))
+            problems.append(InputError(f"invalid JSON: {e}", SourcePos(name, n, line, col)))
+            return
+        source.ends.append(index)
         deep = _too_deep(value)
         if deep is not None:
             dline, dcol = source.position(n, None, deep)
             if dline is None:  # the field can't be located: point at the document's start
                 dline, dcol = line, col
             where = SourcePos(name, n, dline, dcol)
-            return docs, InputError(f"nesting deeper than {MAX_DEPTH} levels", where)
+            problems.append(InputError(f"nesting deeper than {MAX_DEPTH} levels", where))
+            return
         dups = _json_duplicates(value, n, dup_maps, source) if dup_maps else []
         dup_maps.clear()
-        docs.append(Document(value, line, dups))
+        yield Document(value, line, dups)
+        n += 1
         index = _skip_space(text, index)
-    return docs, None
 
 
 def _skip_space(text: str, index: int) -> int:

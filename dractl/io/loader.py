@@ -14,15 +14,16 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Callable, Sequence
-from typing import BinaryIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, BinaryIO
 
 from dractl.errors import InputError, SourcePos
-from dractl.io.decode import DEFAULT_MAX_INPUT_SIZE, decode, human_size, parse_text
-from dractl.io.documents import LoadResult
+from dractl.io.decode import DEFAULT_MAX_INPUT_SIZE, decode, human_size, iter_text
+from dractl.io.documents import LoadedDoc, LoadResult
 from dractl.io.positions import SourceText
-from dractl.io.split import Splitter
-from dractl.io.yamlparse import Document
+from dractl.io.snapshot_header import header_errors
+from dractl.io.split import Splitter, is_snapshot
+from dractl.io.yamlparse import parse_stream
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 TEMPLATE_SUFFIXES = (".tmpl", ".tpl", ".gotmpl", ".j2", ".jinja", ".jinja2")
@@ -36,26 +37,57 @@ def load_paths(
 
     Never raises for bad input: each unreadable or unparsable input is one error in the
     result.  A file given by name is read whatever its suffix, except templates (``.tmpl``…),
-    which are reported as "not YAML".
+    which are reported as "not YAML".  :class:`DocStream` is the same, one object at a time.
     """
-    result = LoadResult()
-    splitter = Splitter(result)
-    seen: set[str] = set()
-    stdin_read = False
-    for path in paths:
-        if path == "-":
-            if stdin_read:
-                result.errors.append(InputError("stdin ('-') given more than once", SourcePos("-")))
+    stream = DocStream(paths, max_input_size=max_input_size, stdin=stdin)
+    stream.result.docs.extend(stream)
+    return stream.result
+
+
+class DocStream:
+    """:func:`load_paths` one object at a time: iterating yields each :class:`LoadedDoc` as soon
+    as its document is parsed, so only the document being read (and the file's text) is in
+    memory, not every object of every input.  ``result`` holds the errors, files and snapshot
+    header as they are found (complete once the iteration ends; its ``docs`` stays empty).
+
+    :meth:`header` finds the snapshot header before the objects are read (a release must be
+    known before the first object is checked, and the header may be in the last input): it
+    reads the first document of each input; stdin and other inputs that cannot be read twice
+    are kept for the iteration."""
+
+    def __init__(
+        self,
+        paths: Sequence[str],
+        *,
+        max_input_size: int = DEFAULT_MAX_INPUT_SIZE,
+        stdin: BinaryIO | None = None,
+    ) -> None:
+        self.paths = list(paths)
+        self.limit = max_input_size
+        self.stdin = stdin
+        self.result = LoadResult()
+        self._kept: dict[str, bytes] = {}  # inputs read by header() that cannot be read again
+
+    def __iter__(self) -> Iterator[LoadedDoc]:
+        result = self.result
+        splitter = Splitter(result)
+        seen: set[str] = set()
+        stdin_read = False
+        for path in self.paths:
+            if path == "-":
+                if stdin_read:
+                    result.errors.append(InputError("stdin ('-') given more than once", SourcePos("-")))
+                    continue
+                stdin_read = True
+                yield from self._stdin(splitter)
                 continue
-            stdin_read = True
-            _load_stdin(stdin, max_input_size, result, splitter)
-            continue
-        for file in _expand(path, result):
-            key = os.path.realpath(file)
-            if key not in seen:
+            for file in _expand(path, result):
+                key = os.path.realpath(file)
+                if key in seen:
+                    continue
                 seen.add(key)
                 try:
-                    _load_file(file, max_input_size, result, splitter, named=file == path)
+                    yield from self._file(file, splitter, named=file == path)
                 except RecursionError:  # the parsers bound depth; this is the last line of defence
                     result.errors.append(InputError("nesting too deep to read", SourcePos(file)))
                 except MemoryError:
@@ -64,7 +96,110 @@ def load_paths(
                             "not enough memory to read this input (lower --max-input-size?)", SourcePos(file)
                         )
                     )
-    return result
+
+    def header(self) -> dict[str, Any] | None:
+        """The snapshot header the iteration will find (the first input whose first document is
+        a valid header), or None; reads nothing into ``result``."""
+        seen: set[str] = set()
+        for path in self.paths:
+            if path == "-":
+                if "-" not in self._kept:
+                    data = self._read_stdin()
+                    if not isinstance(data, bytes):
+                        continue
+                    self._kept["-"] = data
+                found = _first_header("-", self._kept["-"])
+            else:
+                found = None
+                for file in _expand(path, LoadResult()):
+                    key = os.path.realpath(file)
+                    if key in seen or (file == path and file.lower().endswith(TEMPLATE_SUFFIXES)):
+                        continue
+                    seen.add(key)
+                    try:
+                        st = os.stat(file)
+                        data = _read_limited(file, self.limit)
+                    except (OSError, InputError):
+                        continue
+                    if not stat.S_ISREG(st.st_mode):  # a pipe given by name (<(cmd)): read once
+                        self._kept[file] = data
+                    found = _first_header(file, data)
+                    if found is not None:
+                        break
+            if found is not None:
+                return found
+        return None
+
+    def _file(self, path: str, splitter: Splitter, *, named: bool) -> Iterator[LoadedDoc]:
+        result = self.result
+        result.files.append(path)
+        if named and path.lower().endswith(TEMPLATE_SUFFIXES):
+            result.errors.append(
+                InputError(
+                    "not YAML: a template file (render it first, e.g. with helm template)", SourcePos(path)
+                )
+            )
+            return
+        data = self._kept.pop(path, None)
+        if data is None:
+            try:
+                data = _read_limited(path, self.limit)
+            except InputError as e:
+                result.errors.append(e)
+                return
+            except OSError as e:
+                result.errors.append(InputError(f"cannot read: {e.strerror or e}", SourcePos(path)))
+                return
+        limit = self.limit
+        yield from _objects(path, data, result, splitter, lambda: _reread(path, limit))
+
+    def _read_stdin(self) -> bytes | InputError:
+        stream = self.stdin if self.stdin is not None else getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            return InputError("cannot read stdin: there is none", SourcePos("-"))
+        try:
+            return read_bounded(stream, self.limit)
+        except (OSError, ValueError) as e:  # ValueError: reading a closed stream
+            return InputError(f"cannot read stdin: {e}", SourcePos("-"))
+
+    def _stdin(self, splitter: Splitter) -> Iterator[LoadedDoc]:
+        result = self.result
+        result.files.append("-")
+        data = self._kept.pop("-", None)
+        if data is None:
+            read = self._read_stdin()
+            if isinstance(read, InputError):
+                result.errors.append(read)
+                return
+            data = read
+        if len(data) > self.limit:
+            result.errors.append(_too_big("-", len(data), self.limit, at_least=True))
+            return
+        yield from _objects("-", data, result, splitter, None)
+
+
+def _first_header(name: str, data: bytes) -> dict[str, Any] | None:
+    """The snapshot header that is the first non-empty document of ``data``, if it is one."""
+    try:
+        text = decode(data, name)
+    except InputError:
+        return None
+    del data
+    if "Snapshot" not in text and "\\" not in text:  # no header can be written without either
+        return None
+    source = SourceText(name, lambda: text)
+    documents = iter_text(text, name, name.lower().endswith(".json"), source, [])
+    try:
+        for doc in documents:
+            if doc.value is None:
+                continue
+            value = doc.value
+            if isinstance(value, dict) and is_snapshot(value) and not header_errors(value):
+                return value
+            return None
+    finally:
+        documents.close()  # type: ignore[attr-defined]
+    return None
 
 
 def _expand(path: str, result: LoadResult) -> list[str]:
@@ -143,26 +278,6 @@ def _not_regular(path: str) -> str | None:
     return "not a regular file, never opened"
 
 
-def _load_file(path: str, limit: int, result: LoadResult, splitter: Splitter, *, named: bool) -> None:
-    result.files.append(path)
-    if named and path.lower().endswith(TEMPLATE_SUFFIXES):
-        result.errors.append(
-            InputError(
-                "not YAML: a template file (render it first, e.g. with helm template)", SourcePos(path)
-            )
-        )
-        return
-    try:
-        data = _read_limited(path, limit)
-    except InputError as e:
-        result.errors.append(e)
-        return
-    except OSError as e:
-        result.errors.append(InputError(f"cannot read: {e.strerror or e}", SourcePos(path)))
-        return
-    _load_bytes(path, data, result, splitter, lambda: _reread(path, limit))
-
-
 CHUNK = 1 << 20
 
 
@@ -213,26 +328,9 @@ def _reread(path: str, limit: int) -> str:
     return decode(_read_limited(path, limit), path)
 
 
-def _load_stdin(stdin: BinaryIO | None, limit: int, result: LoadResult, splitter: Splitter) -> None:
-    result.files.append("-")
-    stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
-    if stream is None:
-        result.errors.append(InputError("cannot read stdin: there is none", SourcePos("-")))
-        return
-    try:
-        data = read_bounded(stream, limit)
-    except (OSError, ValueError) as e:  # ValueError: reading a closed stream
-        result.errors.append(InputError(f"cannot read stdin: {e}", SourcePos("-")))
-        return
-    if len(data) > limit:
-        result.errors.append(_too_big("-", len(data), limit, at_least=True))
-        return
-    _load_bytes("-", data, result, splitter, None)
-
-
-def _load_bytes(
+def _objects(
     name: str, data: bytes, result: LoadResult, splitter: Splitter, reread: Callable[[], str] | None
-) -> None:
+) -> Iterator[LoadedDoc]:
     try:
         text = decode(data, name)
     except InputError as e:
@@ -240,17 +338,27 @@ def _load_bytes(
         return
     del data
     source = SourceText(name, reread if reread is not None else lambda: text)
-    documents, error = parse_text(text, name, name.lower().endswith(".json"), source)
-    objects = splitter.add_documents(name, documents, source)
-    if error is not None:
-        result.errors.append(error)
-    elif objects == 0:
-        result.errors.append(InputError(_why_empty(text, documents), SourcePos(name, 0, 1)))
+    source.hold(text)  # positions asked for while the file is read use this copy
+    problems: list[InputError] = []
+    documents = iter_text(text, name, name.lower().endswith(".json"), source, problems)
+    try:
+        yield from splitter.objects(name, documents, source)
+    finally:
+        source.release()  # later questions (lint's findings) read the file again
+    if problems:
+        result.errors.append(problems[0])
+    elif splitter.non_empty == 0:
+        result.errors.append(InputError(_why_empty(text), SourcePos(name, 0, 1)))
 
 
-def _why_empty(text: str, documents: list[Document]) -> str:
+def _why_empty(text: str) -> str:
     if not text.strip():
         return "empty file: no objects"
-    if not documents:
+    if not _has_document(text):
         return "no objects: the file holds only comments"
     return "no objects: every document is empty"
+
+
+def _has_document(text: str) -> bool:
+    """Whether ``text`` (which parsed, and held no object) has a document at all."""
+    return bool(parse_stream(text).documents)

@@ -36,18 +36,32 @@ class SourceText:
     snapshot costs one small document, not the file.
     """
 
+    ROOTS_KEPT = 64  # composed documents cached per file (a node tree is far bigger than its text)
+
     def __init__(self, name: str, reader: Callable[[], str]) -> None:
         self.name = name
         self.starts: list[tuple[int, int, int]] = [(0, 0, 0)]
+        self.ends: list[int] = []  # where each document read so far ends (when the loader knows)
         self._reader = reader
         self._text: str | None = None
         self._roots: dict[int, Node | None] = {}
+
+    def hold(self, text: str) -> None:
+        """Use ``text`` (the loader's copy, while it parses) instead of reading the input again."""
+        self._text = text
+
+    def release(self) -> None:
+        """Drop the text and the composed documents; a later question reads the input again."""
+        self._text = None
+        self._roots.clear()
 
     def root(self, document: int) -> tuple[Node, tuple[int, int]] | None:
         """The document's root node and the (line, column) its slice starts at (None if unknown)."""
         if document >= len(self.starts) or document < 0:
             return None
         if document not in self._roots:
+            if len(self._roots) >= self.ROOTS_KEPT:  # bounded: the oldest composed document goes
+                del self._roots[next(iter(self._roots))]
             self._roots[document] = self._compose(document)
         node = self._roots[document]
         return None if node is None else (node, self.starts[document][1:])
@@ -57,7 +71,12 @@ class SourceText:
             if self._text is None:
                 self._text = self._reader()
             start = self.starts[document][0]
-            end = self.starts[document + 1][0] if document + 1 < len(self.starts) else len(self._text)
+            if document + 1 < len(self.starts):
+                end = self.starts[document + 1][0]
+            elif document < len(self.ends):  # the next document is not read yet (streaming)
+                end = self.ends[document]
+            else:
+                end = len(self._text)
             return _compose_one(self._text[start:end])
         except (yaml.YAMLError, OSError, ValueError, RecursionError, DractlError):
             return None

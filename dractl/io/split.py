@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from dractl.errors import InputError, SourcePos
@@ -26,28 +27,33 @@ class Splitter:
     def __init__(self, result: LoadResult) -> None:
         self.result = result
         self.header_file: str | None = None
+        self.non_empty = 0
 
-    def add_documents(self, name: str, documents: list[Document], source: SourceText) -> int:
+    def add_documents(self, name: str, documents: Iterable[Document], source: SourceText) -> int:
         """Add every object of ``documents``; returns how many documents were not empty."""
-        non_empty = 0
+        self.result.docs.extend(self.objects(name, documents, source))
+        return self.non_empty
+
+    def objects(self, name: str, documents: Iterable[Document], source: SourceText) -> Iterator[LoadedDoc]:
+        """The objects of ``documents`` one at a time (problems go to the result's errors);
+        ``non_empty`` counts the documents that were not empty, once the iteration is done."""
+        self.non_empty = 0
         for index, doc in enumerate(documents):
             value = doc.value
             if value is None:
                 self.result.empty_documents += 1
                 continue
-            non_empty += 1
+            self.non_empty += 1
             pos = SourcePos(name, index, doc.line)
             if not isinstance(value, dict):
                 what = _TYPE_NAMES.get(type(value), type(value).__name__)
                 self._error(f"document {index + 1} is {what}, not a Kubernetes object (a mapping)", pos)
-            elif _is_snapshot(value):
-                self._header(name, index, non_empty, value, pos, source)
+            elif is_snapshot(value):
+                self._header(name, index, self.non_empty, value, pos, source)
             elif is_list(value):
-                self._list_items(name, index, doc, source)
+                yield from self._list_items(name, index, doc, source)
             else:
-                dups = tuple(doc.duplicate_keys)
-                self.result.docs.append(LoadedDoc(value, Origin(name, index), dups, source))
-        return non_empty
+                yield LoadedDoc(value, Origin(name, index), tuple(doc.duplicate_keys), source)
 
     def _error(self, message: str, pos: SourcePos, fld: str | None = None) -> None:
         self.result.errors.append(InputError(message, pos, fld))
@@ -69,7 +75,7 @@ class Splitter:
             self.header_file = name
             self.result.snapshot_header = raw
 
-    def _list_items(self, name: str, index: int, doc: Document, source: SourceText) -> None:
+    def _list_items(self, name: str, index: int, doc: Document, source: SourceText) -> Iterator[LoadedDoc]:
         items = doc.value.get("items")
         if items is None:
             return
@@ -93,10 +99,10 @@ class Splitter:
                 for path, line, col in doc.duplicate_keys
                 if path.startswith(prefix) and path[len(prefix) : len(prefix) + 1] in (".", "[")
             )
-            self.result.docs.append(LoadedDoc(item, Origin(name, index, i), dups, source))
+            yield LoadedDoc(item, Origin(name, index, i), dups, source)
 
 
-def _is_snapshot(raw: dict[str, Any]) -> bool:
+def is_snapshot(raw: dict[str, Any]) -> bool:
     api = raw.get("apiVersion")
     return raw.get("kind") == SNAPSHOT_KIND and (
         api == SNAPSHOT_API_VERSION or (isinstance(api, str) and api.startswith("dractl/"))

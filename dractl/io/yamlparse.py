@@ -23,6 +23,7 @@ always strings (``1:`` becomes ``"1"``), as after Kubernetes' YAML-to-JSON step.
 from __future__ import annotations
 
 import gc
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,22 +63,46 @@ class Document:
 
 @dataclass
 class Stream:
-    """Every document parsed before the end (or before ``error``)."""
+    """Every document parsed before the end (or before ``error``).  While
+    :func:`stream_documents` runs, ``starts``/``ends`` grow one entry per document and
+    ``documents`` stays empty (the documents are yielded, not kept)."""
 
     documents: list[Document]
     error: ParseError | None = None
     starts: list[tuple[int, int, int]] = field(default_factory=list)  # per document: (index, line, column)
+    ends: list[int] = field(default_factory=list)  # per finished document: character index of its end
 
 
 def parse_stream(text: str) -> Stream:
     """Parse every document of ``text``; stops at the first syntax or safety error."""
-    enabled = gc.isenabled()
-    gc.disable()  # hundreds of thousands of fresh containers: the cyclic GC only slows this down
+    state = Stream([])
+    state.documents = list(stream_documents(text, state))
+    return state
+
+
+def stream_documents(text: str, state: Stream) -> Iterator[Document]:
+    """The documents of ``text`` one at a time, each as soon as it is closed: only the document
+    being built is in memory (plus what the caller keeps).  ``state`` receives the document
+    starts and ends as they are read and, at the end, the first syntax or safety error (if any:
+    the documents before it have been yielded)."""
+    builder = _Builder(text)
+    builder.starts, builder.ends = state.starts, state.ends
+    events = builder.documents()
     try:
-        return _Builder(text).run()
+        while True:
+            enabled = gc.isenabled()
+            gc.disable()  # hundreds of thousands of fresh containers: the cyclic GC only slows this down
+            try:
+                doc = next(events, None)
+            finally:
+                if enabled:
+                    gc.enable()
+            if doc is None:
+                break
+            yield doc
     finally:
-        if enabled:
-            gc.enable()
+        events.close()
+        state.error = builder.error
 
 
 class _Builder:
@@ -99,25 +124,25 @@ class _Builder:
     def __init__(self, text: str) -> None:
         self.parser = _Parser(text)
         self.text = text
-        self.documents: list[Document] = []
         self.starts: list[tuple[int, int, int]] = []
+        self.ends: list[int] = []
+        self.error: ParseError | None = None
         self.doc_index = 0
 
-    def run(self) -> Stream:
+    def documents(self) -> Generator[Document, None, None]:
+        """Every document, as it closes; a problem ends the stream and is kept in ``error``."""
         try:
-            self._events()
+            yield from self._events()
         except ParseError as e:
-            return Stream(self.documents, e, self.starts)
+            self.error = e
         except yaml.MarkedYAMLError as e:
-            return Stream(self.documents, self._yaml_error(e), self.starts)
+            self.error = self._yaml_error(e)
         except yaml.YAMLError as e:  # ReaderError and friends: no mark
-            error = ParseError(_one_line(str(e)), None, None, self.doc_index)
-            return Stream(self.documents, error, self.starts)
+            self.error = ParseError(_one_line(str(e)), None, None, self.doc_index)
         finally:
             dispose = getattr(self.parser, "dispose", None)
             if dispose is not None:
                 dispose()
-        return Stream(self.documents, None, self.starts)
 
     def _yaml_error(self, e: yaml.MarkedYAMLError) -> ParseError:
         mark = e.problem_mark or e.context_mark
@@ -136,7 +161,7 @@ class _Builder:
         mark = event.start_mark
         return ParseError(message, mark.line + 1, mark.column + 1, self.doc_index)
 
-    def _events(self) -> None:
+    def _events(self) -> Generator[Document, None, None]:
         """The event loop.  The common events (untagged, unanchored scalars and collections in
         an open mapping or sequence) are handled inline -- this loop runs once per YAML node,
         ~700,000 times for a 1,000-node snapshot; everything else goes through the methods."""
@@ -231,8 +256,10 @@ class _Builder:
             elif kind is doc_start:
                 self._start_document(event)
             elif kind is doc_end:
-                self.documents.append(Document(self.root, self.doc_line, self.dups))
+                self.ends.append(event.end_mark.index)
                 self.doc_index += 1
+                yield Document(self.root, self.doc_line, self.dups)
+                self.root = None
             elif kind is stream_end:
                 return
 

@@ -19,17 +19,22 @@ from typing import Any
 from dractl.validate.findings import Finding, Severity
 from dractl.validate.options import ValidateOptions
 from dractl.validate.rules import xclaims, xmatch, xpods, xpools
-from dractl.validate.rules.xindex import DocLike, Entry, Index
+from dractl.validate.rules.xindex import DocLike, Entry, Index, Located
 
 _ERROR_RULES = frozenset({"RC-ADMIN-NS"})
 
 
 def lint(
-    docs: Sequence[DocLike], opts: ValidateOptions, *, context_docs: Sequence[DocLike] = ()
+    docs: Sequence[DocLike],
+    opts: ValidateOptions,
+    *,
+    context_docs: Sequence[DocLike] = (),
+    index: Index | None = None,
 ) -> list[Finding]:
     """Cross-object findings over ``docs`` (the inputs) with ``context_docs`` (snapshot/cluster objects,
     only read).  Only input objects get findings.  Stable order (file, document, line, rule, path)."""
-    index = Index.build(docs, context_docs)
+    if index is None:  # a prebuilt index (dractl.validate.stream) stands for docs and context_docs
+        index = Index.build(docs, context_docs)
     out: list[Finding] = []
 
     def emit(entry: Entry, rule: str, path: str, message: str) -> None:
@@ -54,12 +59,17 @@ def lint(
 
 
 def admin_namespace_findings(
-    docs: Sequence[DocLike], opts: ValidateOptions, *, context_docs: Sequence[DocLike] = ()
+    docs: Sequence[DocLike],
+    opts: ValidateOptions,
+    *,
+    context_docs: Sequence[DocLike] = (),
+    index: Index | None = None,
 ) -> list[Finding]:
     """Only lint's exact admin-access answer (RC-ADMIN-NS / RCT-ADMIN against Namespaces in the inputs
     or the context): what ``validate`` adds, after :func:`settle_offline_warnings`, so that validate
     and lint give one answer for the same input."""
-    index = Index.build(docs, context_docs)
+    if index is None:  # a prebuilt index (dractl.validate.stream) stands for docs and context_docs
+        index = Index.build(docs, context_docs)
     out: list[Finding] = []
 
     def emit(entry: Entry, rule: str, path: str, message: str) -> None:
@@ -77,11 +87,16 @@ def admin_namespace_findings(
 
 
 def settle_offline_warnings(
-    findings: Sequence[Finding], docs: Sequence[DocLike], context_docs: Sequence[DocLike] = ()
+    findings: Sequence[Finding],
+    docs: Sequence[DocLike],
+    context_docs: Sequence[DocLike] = (),
+    *,
+    index: Index | None = None,
 ) -> list[Finding]:
     """Drop the offline admin-access warnings (RC-ADMIN-NS, RCT-ADMIN) of objects whose namespace is
     among the inputs or the context: for those, :func:`lint` answers exactly (an error or nothing)."""
-    index = Index.build(docs, context_docs)
+    if index is None:  # a prebuilt index (dractl.validate.stream) stands for docs and context_docs
+        index = Index.build(docs, context_docs)
     known = {e.name for e in index.of("Namespace")}
     return [
         f
@@ -119,7 +134,7 @@ def _locate(f: Finding, entry: Entry) -> Finding:
     )
 
 
-def _position(doc: DocLike, path: str) -> tuple[int | None, int | None]:
+def _position(doc: Located, path: str) -> tuple[int | None, int | None]:
     candidate = path
     while True:
         try:

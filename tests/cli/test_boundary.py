@@ -58,28 +58,28 @@ def test_dractl_usage_error_from_a_command(run_cli, claim: Path) -> None:
 
 
 def test_keyboard_interrupt_exits_130(run_cli, claim: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("dractl.validate.engine.validate_docs", _raise(KeyboardInterrupt()))
+    monkeypatch.setattr("dractl.validate.engine.check_doc", _raise(KeyboardInterrupt()))
     result = run_cli(["validate", str(claim)])
     assert result.exit_code == 130
     assert "Traceback" not in result.stderr
 
 
 def test_broken_pipe_is_quiet(run_cli, claim: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("dractl.validate.engine.validate_docs", _raise(BrokenPipeError()))
+    monkeypatch.setattr("dractl.validate.engine.check_doc", _raise(BrokenPipeError()))
     result = run_cli(["validate", str(claim)])
     assert result.exit_code == 0
     assert result.stderr == ""
 
 
 def test_internal_error_exits_70(run_cli, claim: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("dractl.validate.engine.validate_docs", _raise(RuntimeError("boom")))
+    monkeypatch.setattr("dractl.validate.engine.check_doc", _raise(RuntimeError("boom")))
     result = run_cli(["validate", str(claim)])
     assert result.exit_code == 70
     assert result.stderr == "dractl: internal error: RuntimeError: boom (rerun with --debug)\n"
 
 
 def test_debug_shows_the_traceback(run_cli, claim: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("dractl.validate.engine.validate_docs", _raise(RuntimeError("boom")))
+    monkeypatch.setattr("dractl.validate.engine.check_doc", _raise(RuntimeError("boom")))
     result = run_cli(["--debug", "validate", str(claim)])
     assert result.exit_code == 70
     assert "Traceback" in result.stderr and "RuntimeError" in result.stderr
@@ -89,7 +89,7 @@ def test_input_error_raised_by_an_engine_is_one_line(
     run_cli, claim: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     err = InputError("must be a mapping", SourcePos("claim.yaml", 0, 3, 5), "spec")
-    monkeypatch.setattr("dractl.validate.engine.validate_docs", _raise(err))
+    monkeypatch.setattr("dractl.validate.engine.check_doc", _raise(err))
     result = run_cli(["validate", str(claim)])
     assert result.exit_code == 2
     assert result.stderr == "dractl: error: claim.yaml:3:5: spec: must be a mapping\n"
