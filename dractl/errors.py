@@ -16,6 +16,37 @@ EXIT_CLUSTER = 3
 EXIT_INTERNAL = 70
 EXIT_INTERRUPTED = 130
 
+# Longest message, field path or object name a finding or an error carries, and longest input value
+# quoted inside a message: a multi-megabyte value copied whole into a message made every report of
+# it slow (a table layout of a minute) and huge.  Cut text ends with its full length.
+MESSAGE_LIMIT = 4000
+VALUE_LIMIT = 1024  # above every length Kubernetes allows for a name, label or attribute value
+
+
+def excerpt(text: str, limit: int = VALUE_LIMIT) -> str:
+    """``text`` itself, or its first ``limit`` characters and ``… (2,900,000 characters)``: the one
+    helper every message, finding and renderer bounds a value with."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def quoted(text: str, limit: int = VALUE_LIMIT) -> str:
+    """``text`` in double quotes with Go's ``%q`` escapes for quotes, backslashes and C0 controls
+    (a newline from the input never splits a message), cut like :func:`excerpt`."""
+    import json
+
+    head = json.dumps(text[:limit], ensure_ascii=False)
+    return head if len(text) <= limit else f"{head}… ({len(text):,} characters)"
+
+
+def show_value(value: object, limit: int = VALUE_LIMIT) -> str:
+    """``repr(value)`` bounded by :func:`excerpt`; a long string is cut before it is quoted, so
+    it is never copied whole."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    return excerpt(repr(value), limit)
+
 
 @dataclass(frozen=True, slots=True)
 class SourcePos:
@@ -42,6 +73,7 @@ class DractlError(Exception):
     exit_code = EXIT_INTERNAL
 
     def __init__(self, message: str) -> None:
+        message = excerpt(message, MESSAGE_LIMIT)
         super().__init__(message)
         self.message = message
 
@@ -58,7 +90,7 @@ class InputError(DractlError):
     def __init__(self, message: str, source: SourcePos | None = None, field: str | None = None) -> None:
         super().__init__(message)
         self.source = source
-        self.field = field
+        self.field = excerpt(field, MESSAGE_LIMIT) if field is not None else None
 
     def one_line(self) -> str:
         prefix = f"{self.source}: " if self.source is not None else ""

@@ -35,6 +35,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from dractl.errors import excerpt as _excerpt
+
 # Unicode general categories Cc (C0, DEL, C1), Cf (format: bidi controls, zero-width and
 # invisible characters, tags), Cs (surrogates; only lone ones reach a Python str), Zl and Zp
 # (U+2028, U+2029), plus the non-characters U+FFFE and U+FFFF (forbidden in XML).  Hard-coded
@@ -113,10 +115,9 @@ def quote(text: str) -> str:
 
 
 def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters, ending ``… (N characters)`` when cut."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text)} characters)"
+    """``text`` cut to ``limit`` characters, ending ``… (2,900,000 characters)`` when cut (the
+    engines' own helper, :func:`dractl.errors.excerpt`)."""
+    return _excerpt(text, limit)
 
 
 def sanitize(value: Any) -> Any:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from dractl.errors import InputError
+from dractl.errors import InputError, quoted, show_value
 from dractl.validate import schema, versions
 from dractl.validate.findings import Finding, Severity
 from dractl.validate.options import ValidateOptions
@@ -99,26 +99,10 @@ def check(
     with ``context_docs`` (a snapshot's objects, only read).  ``input_errors`` (inputs that
     could not be read) and ``files`` (every file read) feed the summary and the exit code.
     Rule descriptions (SARIF) come from the rule registry when rendered.  Pure apart from ``warn``."""
-    selected = [d for d in docs if kinds is None or _selected(d.raw, kinds)]
-    if len(selected) < len(docs):
-        warn(f"ignored {len(docs) - len(selected)} object(s) of other kinds")
-    report = validate_docs(selected, opts, input_errors=input_errors, files=files)
-    findings: list[Finding] = list(report.findings)
-    from dractl.validate.lint import admin_namespace_findings, lint, settle_offline_warnings
+    from dractl.validate.stream import StreamCheck
 
-    # Admin access in a namespace that is among the inputs (or the context) has an exact answer.
-    findings = settle_offline_warnings(findings, selected, context_docs)  # type: ignore[arg-type]
-    if cross:
-        findings += lint(selected, opts, context_docs=context_docs)  # type: ignore[arg-type]
-    else:
-        findings += admin_namespace_findings(
-            selected,  # type: ignore[arg-type]
-            opts,
-            context_docs=context_docs,  # type: ignore[arg-type]
-        )
-    return ValidationReport.build(
-        opts.kube_version, findings, report.objects, report.input_errors, files, strict=opts.strict
-    )
+    checker = StreamCheck(opts, kinds=kinds, cross=cross, pack=False, warn=warn)
+    return checker.add_all(docs, context_docs).report(input_errors=input_errors, files=files)
 
 
 def _selected(raw: dict[str, Any], kinds: frozenset[str]) -> bool:
@@ -183,7 +167,7 @@ def _by_kind(
             Finding(
                 Severity.ERROR,
                 "API-UNKNOWN-KIND",
-                f'no matches for kind "{kind}" in version "{api_version}"{hint}',
+                f"no matches for kind {quoted(kind)} in version {quoted(api_version)}{hint}",
                 "apiVersion",
             )
         ], True
@@ -271,7 +255,7 @@ def _type_meta(raw: dict[str, Any], doc: Doc) -> list[Finding]:
                 Finding(
                     Severity.ERROR,
                     "SCHEMA-TYPE",
-                    f"Invalid value: {value!r}: {key} must be a non-empty string",
+                    f"Invalid value: {show_value(value)}: {key} must be a non-empty string",
                     key,
                     "TypeInvalid",
                 )

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from dractl.errors import MESSAGE_LIMIT, excerpt
+
 
 class Severity(str, Enum):
     ERROR = "error"
@@ -56,6 +58,14 @@ class Finding:
     name: str = ""
     namespace: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        # Every finding of every check is built here: bound what it quotes from the input once,
+        # for every format (JSON included: an excerpt that says the full length).
+        for name in ("message", "path", "kind", "name", "namespace"):
+            text = getattr(self, name)
+            if len(text) > MESSAGE_LIMIT:
+                object.__setattr__(self, name, excerpt(text, MESSAGE_LIMIT))
 
     @property
     def location(self) -> str:

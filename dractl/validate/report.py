@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from dractl.errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError
+from dractl.errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, MESSAGE_LIMIT, InputError, excerpt
 from dractl.validate.findings import Finding, Severity, Suppression
 
 API_VERSION = "dractl/v1alpha1"
@@ -33,6 +33,12 @@ class ObjectResult:
     checked: bool = True
     errors: int = 0
     warnings: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("api_version", "kind", "name", "namespace"):  # from the input: bounded (issue 11)
+            text = getattr(self, name)
+            if len(text) > MESSAGE_LIMIT:
+                object.__setattr__(self, name, excerpt(text, MESSAGE_LIMIT))
 
     @property
     def status(self) -> str:

@@ -230,7 +230,10 @@ def _format_finding(error: Any, path: str) -> Finding:
 
 
 def _show(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, default=str) if not isinstance(value, str) else json.dumps(value)
+    if isinstance(value, str):  # quote only the head: a huge value is never copied whole
+        head = json.dumps(value[:81])
+        return head if len(value) <= 81 and len(head) <= 80 else head[:77] + "..."
+    text = json.dumps(value, sort_keys=True, default=str)
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -128,8 +128,6 @@ class StreamCheck:
     ) -> ValidationReport:
         """The report: the per-document findings, the offline admin-access warnings settled, and
         the cross-object findings (all of lint's, or only its admin-access answer)."""
-        from dractl.validate.catalog import describe
-        from dractl.validate.engine import RULES
         from dractl.validate.lint import admin_namespace_findings, lint, settle_offline_warnings
 
         if self.ignored:
@@ -140,15 +138,8 @@ class StreamCheck:
             findings += lint((), self.opts, index=index)
         else:
             findings += admin_namespace_findings((), self.opts, index=index)
-        rules = {f.rule: describe(f.rule) or RULES.get(f.rule, "") for f in findings}
         return ValidationReport.build(
-            self.opts.kube_version,
-            findings,
-            self.objects,
-            input_errors,
-            files,
-            rules,
-            strict=self.opts.strict,
+            self.opts.kube_version, findings, self.objects, input_errors, files, strict=self.opts.strict
         )
 
 

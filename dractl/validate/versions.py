@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from dractl.errors import quoted
+
 GROUP = "resource.k8s.io"
 
 _CORE4 = ("ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceClass")
@@ -257,7 +259,8 @@ def check(version: str, kind: str, kube_version: str, runtime: RuntimeConfig | N
     if row is None:
         return Verdict(
             Availability.UNKNOWN_KIND,
-            f'no matches for kind "{kind}" in version "{gv}"' + _suggest(kind, kube_version, runtime),
+            f"no matches for kind {quoted(kind)} in version {quoted(gv)}"
+            + _suggest(kind, kube_version, runtime),
         )
     if not row.served(minor):
         when = (
@@ -267,7 +270,7 @@ def check(version: str, kind: str, kube_version: str, runtime: RuntimeConfig | N
         )
         return Verdict(
             Availability.NOT_SERVED,
-            f'no matches for kind "{kind}" in version "{gv}": '
+            f"no matches for kind {quoted(kind)} in version {quoted(gv)}: "
             f"Kubernetes v{kube_version} does not serve it ({when})" + _suggest(kind, kube_version, runtime),
             row,
         )

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dractl.errors import VALUE_LIMIT, excerpt
 from dractl.model.features import Features
 from dractl.validate.findings import Finding, Severity
 from dractl.validate.options import ValidateOptions
@@ -34,9 +35,11 @@ def render_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int | float):
         return str(value)
-    if isinstance(value, str):
+    if isinstance(value, str):  # cut before quoting: a huge value is never copied whole
+        if len(value) > VALUE_LIMIT:
+            return json.dumps(value[:VALUE_LIMIT], ensure_ascii=False) + f"… ({len(value):,} characters)"
         return json.dumps(value, ensure_ascii=False)
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, default=str)
+    return excerpt(json.dumps(value, separators=(",", ":"), sort_keys=True, default=str), VALUE_LIMIT)
 
 
 def key_path(path: str, key: str) -> str:

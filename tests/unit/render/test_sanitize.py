@@ -125,7 +125,7 @@ def test_github_values_cannot_start_a_command() -> None:
 def test_excerpt_bounds_long_values() -> None:
     assert excerpt("x" * 10) == "x" * 10
     cut = excerpt("y" * 3_000_000)
-    assert len(cut) < 300 and cut.endswith("… (3000000 characters)")
+    assert len(cut) < 300 and cut.endswith("… (3,000,000 characters)")
 
 
 def test_sanitize_escapes_keys_and_values_and_keeps_clean_documents() -> None:
