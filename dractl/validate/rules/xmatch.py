@@ -8,7 +8,8 @@ node offers can't be either.  Both are warnings: the cluster may have more.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from dractl.model.features import Features
@@ -37,10 +38,11 @@ def _compiler(features: Features) -> Callable[[str], Any] | None:
     return compile_one
 
 
-def _devices(index: Index) -> list[Placed]:
+def _devices(index: Index) -> Iterator[Placed]:
+    """Every device of the input slices, built one at a time (never all at once: a model device
+    is about a kilobyte, and the inputs may hold hundreds of thousands)."""
     from dractl.model.build import device as build_device
 
-    out: list[Placed] = []
     for e in index.slices():
         spec = e.spec
         driver, pool = as_str(spec.get("driver")), as_str(as_map(spec.get("pool")).get("name"))
@@ -49,8 +51,7 @@ def _devices(index: Index) -> list[Placed]:
                 dev = build_device(raw, driver, pool)
             except Exception:  # malformed fields (the schema's finding): the device can't be matched
                 continue
-            out.append((_node_key(spec, as_map(raw), e.name), dev))
-    return out
+            yield _node_key(spec, as_map(raw), e.name), dev
 
 
 def _node_key(spec: Mapping[str, Any], dev: Mapping[str, Any], slice_name: str) -> str:
@@ -62,10 +63,14 @@ def _node_key(spec: Mapping[str, Any], dev: Mapping[str, Any], slice_name: str) 
     return "selector:" + slice_name
 
 
-def _matches(selectors: list[Any], device: Any) -> bool:
+def _matches(selectors: list[Any], device: Any, activations: Any = None) -> bool:
     for sel in selectors:
         try:
-            if not sel.matches(device):
+            if not (
+                sel.matches(device, activations=activations)
+                if activations is not None
+                else sel.matches(device)
+            ):
                 return False
         except Exception:  # a runtime error fails the allocation: no match
             return False
@@ -78,47 +83,73 @@ def max_per_node(placed: list[str]) -> int:
     return max(counts.values(), default=0) + shared
 
 
+@dataclass
+class _Request:
+    """One request to judge: where it is, its class and its own selectors (compiled)."""
+
+    entry: Entry
+    req: Mapping[str, Any]
+    path: str
+    ref: str
+    cls: str
+    selectors: list[Any]
+    hits: list[str] = field(default_factory=list)  # node keys of the matching devices of its class
+
+
 def check_matches(index: Index, emit: Emit, features: Features) -> None:
     if not any(True for _ in index.claim_specs()):
         return  # nothing to match (and no CEL import: keeps one-file runs fast)
-    devices = _devices(index)
-    if not devices:
-        return
     compile_one = _compiler(features)
     if compile_one is None:
         return
     classes = index.classes()
+    class_selectors: dict[str, list[Any]] = {}
+    requests: list[_Request] = []
     for e, spec, path in index.claim_specs():
         for req, rpath, ref in requests_of(spec, path):
-            cls = classes.get(as_str(req.get("deviceClassName")))
+            name = as_str(req.get("deviceClassName"))
+            cls = classes.get(name)
             if cls is None:
                 continue  # unknown class (ADV-CLASS-EXISTS): nothing to judge the request against
-            of_class = _select(compile_one, [x for x, _ in selector_exprs(cls.spec, "spec")], devices)
-            if of_class is None or not of_class:
-                continue  # the inputs hold no device of this class (another driver): no verdict
-            hits = _select(compile_one, [x for x, _ in selector_exprs(req, rpath)], of_class)
-            if hits is None:
-                continue
-            if not hits:
-                emit(
-                    e,
-                    "LINT-SELECTOR-NO-MATCH",
-                    rpath,
-                    f"request {ref!r} matches 0 of the {len(of_class)} devices of class {cls.name!r} "
-                    "in the inputs",
-                )
-                continue
-            _count_check(e, req, rpath, ref, [node for node, _ in hits], emit)
+            if name not in class_selectors:
+                class_selectors[name] = [compile_one(x) for x, _ in selector_exprs(cls.spec, "spec")]
+            own = [compile_one(x) for x, _ in selector_exprs(req, rpath)]
+            if any(s is None for s in class_selectors[name]) or any(s is None for s in own):
+                continue  # a selector that doesn't compile (the server rules' finding): no verdict
+            requests.append(_Request(e, req, rpath, ref, name, own))
+    if not requests:
+        return
+    # One pass over the devices: each is built once and judged against every class and request.
+    of_class: Counter[str] = Counter()
+    by_class: dict[str, list[_Request]] = {}
+    for r in requests:
+        by_class.setdefault(r.cls, []).append(r)
+    from dractl.cel import DeviceActivationCache
 
-
-def _select(
-    compile_one: Callable[[str], Any], exprs: list[str], devices: list[Placed]
-) -> list[Placed] | None:
-    """The devices all ``exprs`` match; None when one of them doesn't compile."""
-    selectors = [compile_one(x) for x in exprs]
-    if any(s is None for s in selectors):
-        return None
-    return [(node, dev) for node, dev in devices if _matches(selectors, dev)]
+    # The device's CEL form, for the selectors judged on it in a row; a run-wide cache would keep
+    # tens of thousands of devices (and their CEL forms) alive.
+    activations = DeviceActivationCache(max_entries=4)
+    for node, dev in _devices(index):
+        for name, waiting in by_class.items():
+            if not _matches(class_selectors[name], dev, activations):
+                continue
+            of_class[name] += 1
+            for r in waiting:
+                if _matches(r.selectors, dev, activations):
+                    r.hits.append(node)
+    for r in requests:
+        total = of_class[r.cls]
+        if not total:
+            continue  # the inputs hold no device of this class (another driver): no verdict
+        if not r.hits:
+            emit(
+                r.entry,
+                "LINT-SELECTOR-NO-MATCH",
+                r.path,
+                f"request {r.ref!r} matches 0 of the {total} devices of class {r.cls!r} in the inputs",
+            )
+            continue
+        _count_check(r.entry, r.req, r.path, r.ref, r.hits, emit)
 
 
 def _count_check(e: Entry, req: Mapping[str, Any], rpath: str, ref: str, hits: list[str], emit: Emit) -> None:
