@@ -28,7 +28,7 @@ from typer import Context
 from dractl.errors import UsageError
 from dractl.render import Format, allowed_formats, format_enum
 
-DEFAULT_MAX_INPUT_SIZE = "512Mi"
+DEFAULT_MAX_INPUT_SIZE = "128Mi"  # validate/lint: ~5x this in memory at most (issue 11)
 
 
 def command_name(ctx: Any) -> str:
@@ -91,7 +91,11 @@ StatusOpt = Annotated[
 MaxInputSizeOpt = Annotated[
     str,
     typer.Option(
-        "--max-input-size", metavar="SIZE", help="Refuse inputs larger than this (bytes, or e.g. 64Mi, 1G)."
+        "--max-input-size",
+        metavar="SIZE",
+        help="Refuse inputs larger than this (bytes, or e.g. 64Mi, 1G).  validate and lint read "
+        "objects one at a time: about 5x an input's size in memory at most (a kind: List or a "
+        "single JSON document is read whole: about 12x).",
     ),
 ]
 PathsArg = Annotated[

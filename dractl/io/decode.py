@@ -19,7 +19,7 @@ from dractl.io.positions import SourceText
 from dractl.io.scalars import format_path
 from dractl.io.yamlparse import MAX_DEPTH, Document, ParseError, Stream, stream_documents
 
-DEFAULT_MAX_INPUT_SIZE = 512 * 1024 * 1024
+DEFAULT_MAX_INPUT_SIZE = 128 * 1024 * 1024  # the CLI default too (cli/options.py)
 
 # Characters YAML 1.1 does not allow in a stream (c-printable's complement), and NUL.
 _BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
