@@ -4,16 +4,31 @@
     python scripts/fuzz.py                  # 3-minute run, prints counts and any violation
     python scripts/fuzz.py --seconds 30     # a bounded slice
     python scripts/fuzz.py --examples 200   # a fixed number of inputs per target
+    python scripts/fuzz.py --only api       # one family: manifests, worlds or api
+    python scripts/fuzz.py --atheris -- -atheris_runs=100000   # coverage-guided (pip install atheris)
 
 Structure-aware: real manifests (examples/demo and the shared strategies) are mutated by
 inserting hostile strings (C0/C1 controls, bidi overrides, lone surrogates, newlines that look
 like workflow commands, huge values) into keys and values, nesting values deeply, chaining
-aliases, swapping types; plus raw byte mutations.  Each input goes through ``dractl`` in-process
-(validate, lint in every output format, selector check with the mutated expression).  Contract,
-per input: exit in {0, 1, 2}; no traceback or internal error; stderr lines start ``dractl:``,
-``Warning:`` or ``Note:``; no raw control character on stdout/stderr; JSON/YAML/JUnit/SARIF
-output parses; the same input gives the same output.  tests/property/test_fuzz_cli.py runs a
-small slice of this in CI.
+aliases, swapping types; plus raw byte mutations.  Three families of targets, each in-process:
+
+* manifests: validate and lint in a random output format, selector check with a mutated
+  expression;
+* worlds: a directory of mutated demo objects and a mutated snapshot (header + objects) through
+  explain-allocation, capacity (with mutated claims and targets), availability, claims, health
+  and taints (``-f`` and ``--snapshot``);
+* api: the loopback API server (tests/cluster/loopback_api.py) serves the mutated objects, or a
+  hostile response body in place of a list (wrong types, a list that is not one, huge strings,
+  control characters, lone surrogates, truncated or non-JSON bodies, hostile Status messages),
+  to the live views.
+
+Contract, per input: exit in {0, 1, 2} (3 for the API family); no traceback or internal error;
+stderr lines start ``dractl:``, ``Warning:`` or ``Note:``; at most one ``dractl: error:`` line
+for a live view that fails; no raw control character on stdout/stderr; JSON/YAML/JUnit/SARIF
+output parses; the same input gives the same output (files only: the loopback server's answers
+depend on its threads and faults); under 10 s per run.
+tests/property/test_fuzz_cli.py runs a small slice of each family in CI.  ``--atheris`` runs
+libFuzzer's coverage-guided mutation (atheris) over the loader and validate/lint in-process.
 """
 
 from __future__ import annotations
@@ -156,11 +171,15 @@ def run_cli(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def violations(args: list[str], fmt: str) -> list[str]:
+def violations(
+    args: list[str], fmt: str, codes: tuple[int, ...] = (0, 1, 2), live: bool = False
+) -> list[str]:
     code, out, err = run_cli(args)
     bad: list[str] = []
-    if code not in (0, 1, 2):
+    if code not in codes:
         bad.append(f"exit {code}")
+    if live and code in (2, 3) and sum(line.startswith("dractl: error:") for line in err.splitlines()) != 1:
+        bad.append(f"not one error line: {err[-300:]!r}")
     if "Traceback" in err or "internal error" in err:
         bad.append("internal error: " + err.strip().splitlines()[-1][:300])
     for line in err.splitlines():
@@ -183,7 +202,7 @@ def violations(args: list[str], fmt: str) -> list[str]:
                 bad.append("github output line that is not a workflow command")
         except (ValueError, yaml.YAMLError, ET.ParseError) as e:
             bad.append(f"{fmt} output does not parse: {str(e)[:200]}")
-    if run_cli(args) != (code, out, err):
+    if not live and run_cli(args) != (code, out, err):  # (a live run's server is not deterministic)
         bad.append("non-deterministic output")
     return bad
 
@@ -211,35 +230,227 @@ def expressions(rng: random.Random) -> str:
     return base[:pos] + rng.choice(HOSTILE[:20]) + base[pos:] if rng.random() < 0.7 else base
 
 
+FAMILIES = ("manifests", "worlds", "api")
+
+
 def fuzz(
     seconds: float | None = 180.0,
     examples: int | None = None,
     seed: int = 0,
     report: Callable[[str], None] = print,
+    families: tuple[str, ...] = FAMILIES,
 ) -> tuple[int, list[str]]:
-    """Run until ``seconds`` pass or ``examples`` inputs were tried; (inputs tried, violations)."""
+    """Run until ``seconds`` pass or ``examples`` inputs were tried (each family in turn);
+    (inputs tried, violations)."""
     rng = random.Random(seed)
     pool = seeds()
     found: list[str] = []
     tried = 0
     start = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp:
+
+    def check(args: list[str], fmt: str, codes: tuple[int, ...] = (0, 1, 2), live: bool = False) -> None:
+        t0 = time.monotonic()
+        for problem in violations(args, fmt, codes, live):
+            found.append(f"{' '.join(map(repr, args))}: {problem}")
+            report(found[-1])
+        if time.monotonic() - t0 > 20:  # two runs
+            found.append(f"{args!r}: slower than 10 s per run")
+            report(found[-1])
+
+    with contextlib.ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        server = stack.enter_context(_loopback(tmp)) if "api" in families else None
         while (examples is None or tried < examples) and (
             seconds is None or time.monotonic() - start < seconds
         ):
-            data, suffix = make_input(rng, pool)
-            path = Path(tmp) / f"in{tried % 5}{rng.choice(['', chr(0x1B), chr(0x202E), chr(10)])}x{suffix}"
-            path.write_bytes(data)
-            for args, fmt in targets(str(path), expressions(rng), rng):
-                t0 = time.monotonic()
-                for problem in violations(args, fmt):
-                    found.append(f"{' '.join(map(repr, args))}: {problem}")
-                    report(found[-1])
-                if time.monotonic() - t0 > 20:
-                    found.append(f"{args!r}: slower than 10 s per run")
-            path.unlink()
+            family = families[tried % len(families)]
+            if family == "manifests":
+                data, suffix = make_input(rng, pool)
+                path = tmp / f"in{tried % 5}{rng.choice(['', chr(0x1B), chr(0x202E), chr(10)])}x{suffix}"
+                path.write_bytes(data)
+                for args, fmt in targets(str(path), expressions(rng), rng):
+                    check(args, fmt)
+                path.unlink()
+            elif family == "worlds":
+                for args, fmt in world_targets(rng, pool, tmp / f"w{tried}"):
+                    check(args, fmt)
+            else:
+                assert server is not None
+                for args, fmt in api_targets(rng, pool, server, tmp):
+                    check(args, fmt, (0, 1, 2, 3), live=True)
             tried += 1
     return tried, found
+
+
+# -- worlds and snapshots -------------------------------------------------------------------
+
+VIEW_FORMATS = ("table", "wide", "json", "yaml")
+
+
+def _names(pool: list[Any], kind: str) -> list[str]:
+    return [str(d.get("metadata", {}).get("name")) for d in pool if d.get("kind") == kind] or ["x"]
+
+
+def world_targets(rng: random.Random, pool: list[Any], where: Path) -> list[tuple[list[str], str]]:
+    """A directory of mutated objects and a snapshot of them; the commands that read worlds."""
+    where.mkdir()
+    docs = [mutate(rng, d) if rng.random() < 0.5 else d for d in pool]
+    if rng.random() < 0.3:
+        docs = rng.sample(docs, k=rng.randint(1, len(docs)))
+    (where / "world.yaml").write_bytes(dump(docs) if rng.random() < 0.8 else make_input(rng, pool)[0])
+    header: dict[str, Any] = {"apiVersion": "dractl/v1alpha1", "kind": "Snapshot", "serverVersion": "v1.37.1"}
+    if rng.random() < 0.3:
+        header = mutate(rng, header)
+    snap = where / "snap.yaml"
+    snap.write_bytes(dump([header, *docs]))
+    claim = rng.choice(_names(pool, "ResourceClaim"))
+    if rng.random() < 0.2:
+        claim = claim + rng.choice(HOSTILE[:20])
+    node = rng.choice(_names(pool, "Node"))
+    fmt = rng.choice(VIEW_FORMATS)
+    source = ["-f", str(where)] if rng.random() < 0.5 else ["--snapshot", str(snap)]
+    return [
+        (["explain-allocation", "--claim", claim, *source, "-o", rng.choice(("table", "json", "yaml"))], "x"),
+        (["capacity", "--claim", claim, *source, "-o", rng.choice(("table", "json"))], "x"),
+        (["availability", *source, "-o", fmt, *(["--node", node] if rng.random() < 0.3 else [])], fmt),
+        (
+            [
+                rng.choice(["claims", "health", "taints"]),
+                *source,
+                "-o",
+                fmt,
+                *(["-A"] if rng.random() < 0.5 else []),
+            ],
+            fmt,
+        ),
+    ]
+
+
+# -- API responses from the loopback server -------------------------------------------------
+
+LIST_PATHS = (
+    r"/resourceslices$",
+    r"/deviceclasses$",
+    r"/resourceclaims$",
+    r"/nodes$",
+    r"/pods$",
+    r"/devicetaintrules$",
+    r"/version$",
+    r"/apis/resource\.k8s\.io/v1$",
+)
+
+
+def hostile_body(rng: random.Random, pool: list[Any]) -> bytes:
+    """A response body no well-behaved API server sends."""
+    item = mutate(rng, rng.choice(pool))
+    choices: list[Any] = [
+        {"kind": "List", "apiVersion": "v1", "items": rng.choice([None, {}, "x", 1, [1, "a", None], [[]]])},
+        {
+            "kind": "List",
+            "apiVersion": "v1",
+            "metadata": rng.choice([[], "x", {"continue": 5}]),
+            "items": [item],
+        },
+        {
+            "kind": "List",
+            "apiVersion": "v1",
+            "metadata": {"resourceVersion": "1"},
+            "items": [item] * rng.randint(1, 3),
+        },
+        {"items": [{"metadata": {"name": rng.choice(HOSTILE)}, "kind": rng.choice(HOSTILE)}]},
+        {"kind": "Status", "status": "Failure", "code": 500, "message": rng.choice(HOSTILE)},
+        {"major": "1", "minor": rng.choice(HOSTILE), "gitVersion": rng.choice(HOSTILE)},
+        rng.choice([[], "x", 1, None, True]),
+    ]
+    body = json.dumps(rng.choice(choices), default=str)
+    r = rng.random()
+    if r < 0.15:
+        body = body.replace('"', '"\\ud800', 1)
+    elif r < 0.25:
+        body = body[: rng.randrange(len(body) + 1)]
+    elif r < 0.3:
+        body = "[" * 5000 + "]" * 5000
+    elif r < 0.35:
+        return bytes(rng.randrange(256) for _ in range(rng.randint(1, 64)))
+    return body.encode("utf-8", "surrogatepass")
+
+
+@contextlib.contextmanager
+def _loopback(tmp: Path) -> Any:
+    """The loopback API server with a kubeconfig for it in $KUBECONFIG (restored after)."""
+    import os
+
+    sys.path.insert(0, str(ROOT / "tests" / "cluster"))
+    from loopback_api import LoopbackApiServer, Policy
+    from loopback_tls import make_certs
+
+    from dractl.cluster import transport
+
+    certs_dir = tmp / "ca"
+    certs_dir.mkdir()
+    server = LoopbackApiServer(make_certs(certs_dir))
+    server.add_token("fuzz-token-never-printed", Policy.admin())
+    server.start()
+    old_env, old_backoff = os.environ.get("KUBECONFIG"), transport.BACKOFF_BASE
+    os.environ["KUBECONFIG"] = str(server.kubeconfig(tmp / "kubeconfig", "fuzz-token-never-printed"))
+    transport.BACKOFF_BASE = 0.001
+    try:
+        yield server
+    finally:
+        transport.BACKOFF_BASE = old_backoff
+        if old_env is None:
+            os.environ.pop("KUBECONFIG", None)
+        else:
+            os.environ["KUBECONFIG"] = old_env
+        server.stop()
+
+
+def api_targets(rng: random.Random, pool: list[Any], server: Any, tmp: Path) -> list[tuple[list[str], str]]:
+    """Load mutated objects into the server (or put a hostile body in place of one list), and the
+    live views to run against it."""
+    from loopback_api import Fault, State
+
+    server.state = State()
+    server.page_cache.clear()
+    server.faults.clear()
+    for doc in pool:
+        obj = mutate(rng, doc) if rng.random() < 0.4 else doc
+        meta = obj.get("metadata") if isinstance(obj, dict) else None
+        if not isinstance(meta, dict) or not all(
+            isinstance(meta.get(k, ""), str) for k in ("name", "namespace")
+        ):
+            continue  # the server keys objects by namespace and name; it would fail, not dractl
+        try:
+            server.state.add(json.loads(json.dumps(obj, default=str)))
+        except Exception:  # an object the server itself cannot key (no kind/name): not served
+            continue
+    if rng.random() < 0.6:
+        server.faults.append(Fault(rng.choice(LIST_PATHS), times=1000, body=hostile_body(rng, pool)))
+    elif rng.random() < 0.3:
+        server.fail(
+            rng.choice(LIST_PATHS),
+            rng.choice([403, 404, 410, 500, 503]),
+            times=1000,
+            message=rng.choice(HOSTILE),
+        )
+    fmt = rng.choice(VIEW_FORMATS)
+    claim = rng.choice(_names(pool, "ResourceClaim"))
+    view = rng.choice(
+        [
+            ["availability", "-o", fmt],
+            ["claims", "-A", "-o", fmt],
+            ["health", "-o", fmt],
+            ["taints", "-o", fmt],
+            ["explain-allocation", "--claim", claim, "-o", rng.choice(("table", "json"))],
+            ["capacity", "--claim", claim, "-o", rng.choice(("table", "json"))],
+            ["snapshot", "-A", "--file", str(tmp / "live-snap.yaml")],
+        ]
+    )
+    if view[0] == "snapshot":
+        fmt = "x"
+    elif "-o" in view:
+        fmt = view[view.index("-o") + 1]
+    return [([*view, "--request-timeout", "5s"], fmt)]
 
 
 def main() -> int:
@@ -247,11 +458,51 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=180.0)
     parser.add_argument("--examples", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
-    ns = parser.parse_args()
+    parser.add_argument("--only", choices=FAMILIES, action="append", help="a family of targets (repeatable)")
+    parser.add_argument(
+        "--atheris", action="store_true", help="coverage-guided (atheris); libFuzzer flags after --"
+    )
+    ns, rest = parser.parse_known_args()
+    if ns.atheris:
+        return atheris_main(rest)
     t0 = time.monotonic()
-    tried, found = fuzz(ns.seconds, ns.examples, ns.seed)
-    print(f"{tried} inputs x 3 commands in {time.monotonic() - t0:.0f} s: {len(found)} violations")
+    families = tuple(ns.only) if ns.only else FAMILIES
+    tried, found = fuzz(ns.seconds, ns.examples, ns.seed, families=families)
+    print(f"{tried} inputs ({', '.join(families)}) in {time.monotonic() - t0:.0f} s: {len(found)} violations")
     return 1 if found else 0
+
+
+def atheris_main(argv: list[str]) -> int:
+    """libFuzzer-driven mutation of raw input bytes (seeded with the demo manifests) through the
+    loader, validate and lint, in-process, with the same contract; a violation raises, which
+    atheris reports with the reproducer it saves."""
+    try:
+        import atheris
+    except ImportError:
+        print("atheris is not installed: pip install atheris (or use the structure-aware modes)")
+        return 2
+    with atheris.instrument_imports():
+        import dractl.cli.checks
+        import dractl.io.loader
+        import dractl.validate.engine  # noqa: F401
+    tmp = Path(tempfile.mkdtemp(prefix="dractl-atheris-"))
+    target = tmp / "input.yaml"
+
+    def one_input(data: bytes) -> None:
+        target.write_bytes(data)
+        fmt = ("table", "json", "junit", "github", "sarif")[len(data) % 5]
+        for args in (["validate", "-o", fmt, str(target)], ["lint", "-o", fmt, str(target)]):
+            problems = violations(args, fmt)
+            if problems:
+                raise AssertionError(f"{args}: {problems}")
+
+    corpus = tmp / "corpus"
+    corpus.mkdir()
+    for i, path in enumerate(sorted((ROOT / "examples" / "demo").glob("*.yaml"))):
+        (corpus / f"seed{i}").write_bytes(path.read_bytes())
+    atheris.Setup([sys.argv[0], *argv, str(corpus)], one_input)
+    atheris.Fuzz()
+    return 0
 
 
 if __name__ == "__main__":

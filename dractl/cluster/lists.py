@@ -6,13 +6,12 @@ each item here, so the model builders (and the v1beta1 → v1 conversion) see wh
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from dractl.cluster.resources import Resource
-from dractl.cluster.transport import Call, Transport, scope_of
+from dractl.cluster.transport import Call, Transport, json_loads, scope_of
 from dractl.errors import ClusterError
 
 Progress = Callable[[str, int, "int | None"], None]
@@ -93,7 +92,7 @@ def list_items(
 
 def _decode(body: bytes, call: Call) -> dict[str, Any]:
     try:
-        page = json.loads(body)
+        page = json_loads(body)
     except (ValueError, UnicodeDecodeError):
         raise ClusterError(
             call.verb,

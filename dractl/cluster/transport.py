@@ -87,7 +87,7 @@ class Transport:
         of raising (callers handle 404 or 410 themselves)."""
         reply = self.get(path, query, call, allow=allow)
         try:
-            return json.loads(reply.body)
+            return json_loads(reply.body)
         except (ValueError, UnicodeDecodeError):
             raise ClusterError(
                 call.verb,
@@ -229,10 +229,19 @@ def _retry_after(reply: Reply) -> float | None:
         return None
 
 
+def json_loads(body: bytes | str) -> Any:
+    """``json.loads``; a body nested too deeply for the decoder (a hostile server) is a
+    ValueError like any other body that is not JSON, never a RecursionError."""
+    try:
+        return json.loads(body)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
 def decode_status(body: bytes) -> dict[str, Any]:
     """The Status object of an error response ({} when the body is not one)."""
     try:
-        doc = json.loads(body)
+        doc = json_loads(body)
     except (ValueError, UnicodeDecodeError):
         return {}
     return doc if isinstance(doc, dict) and doc.get("kind") == "Status" else {}

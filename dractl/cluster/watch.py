@@ -16,7 +16,6 @@ Threads: one daemon thread per watched list, feeding one queue; :meth:`close` st
 
 from __future__ import annotations
 
-import json
 import queue
 import threading
 import time
@@ -26,7 +25,7 @@ from typing import Any
 from dractl.cluster.lists import list_items
 from dractl.cluster.resources import RESOURCES
 from dractl.cluster.source import ClusterSource, ListRead, RawWorld, build_objects
-from dractl.cluster.transport import Call, Transport, scope_of
+from dractl.cluster.transport import Call, Transport, json_loads, scope_of
 from dractl.errors import ClusterError
 from dractl.io.world import WORLD_KINDS, World, build_world
 
@@ -156,7 +155,9 @@ class WorldWatch:
                 for line in transport.stream_lines(resource.path(version, read.namespace), query, call):
                     if self.stop.is_set():
                         return
-                    event = json.loads(line)
+                    event = json_loads(line)
+                    if not isinstance(event, dict) or not isinstance(event.get("object") or {}, dict):
+                        raise ValueError("not a watch event")
                     typ, obj = event.get("type"), event.get("object") or {}
                     if typ == "ERROR":
                         if obj.get("code") == 410:

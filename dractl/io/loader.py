@@ -108,7 +108,7 @@ class DocStream:
                     if not isinstance(data, bytes):
                         continue
                     self._kept["-"] = data
-                found = _first_header("-", self._kept["-"])
+                found = _first_header("-", self._kept["-"], complete=True)[0]
             else:
                 found = None
                 for file in _expand(path, LoadResult()):
@@ -116,19 +116,30 @@ class DocStream:
                     if key in seen or (file == path and file.lower().endswith(TEMPLATE_SUFFIXES)):
                         continue
                     seen.add(key)
-                    try:
-                        st = os.stat(file)
-                        data = _read_limited(file, self.limit)
-                    except (OSError, InputError):
-                        continue
-                    if not stat.S_ISREG(st.st_mode):  # a pipe given by name (<(cmd)): read once
-                        self._kept[file] = data
-                    found = _first_header(file, data)
+                    found = self._sniff(file)
                     if found is not None:
                         break
             if found is not None:
                 return found
         return None
+
+    def _sniff(self, file: str) -> dict[str, Any] | None:
+        """The header of one file: from its first 64 KiB when the first document ends there (a
+        header is a few hundred bytes), else from the whole file."""
+        try:
+            st = os.stat(file)
+            if stat.S_ISREG(st.st_mode) and st.st_size <= self.limit:
+                with open(file, "rb") as f:
+                    head = f.read(SNIFF + 1)
+                found, decided = _first_header(file, head, complete=len(head) <= SNIFF)
+                if decided:
+                    return found
+            data = _read_limited(file, self.limit)
+        except (OSError, InputError):
+            return None
+        if not stat.S_ISREG(st.st_mode):  # a pipe given by name (<(cmd)): read once, kept
+            self._kept[file] = data
+        return _first_header(file, data, complete=True)[0]
 
     def _file(self, path: str, splitter: Splitter, *, named: bool) -> Iterator[LoadedDoc]:
         result = self.result
@@ -178,28 +189,44 @@ class DocStream:
         yield from _objects("-", data, result, splitter, None)
 
 
-def _first_header(name: str, data: bytes) -> dict[str, Any] | None:
-    """The snapshot header that is the first non-empty document of ``data``, if it is one."""
+SNIFF = 64 * 1024
+
+
+def _first_header(name: str, data: bytes, *, complete: bool) -> tuple[dict[str, Any] | None, bool]:
+    """(the snapshot header that is the first non-empty document of ``data``, or None; whether
+    that is decided).  ``complete``: ``data`` is the whole input; else it is the input's head,
+    and the answer is decided only when the first document ends inside it."""
+    is_json = name.lower().endswith(".json")
+    if not complete:
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            return None, False
+        data = data[: cut + 1]
     try:
         text = decode(data, name)
-    except InputError:
-        return None
+    except InputError:  # the same bytes are in the whole input: the loader refuses it
+        return None, True
     del data
-    if "Snapshot" not in text and "\\" not in text:  # no header can be written without either
-        return None
+    if complete and "Snapshot" not in text and "\\" not in text:  # no header is written without either
+        return None, True
     source = SourceText(name, lambda: text)
-    documents = iter_text(text, name, name.lower().endswith(".json"), source, [])
+    documents = iter_text(text, name, is_json, source, [])
     try:
-        for doc in documents:
+        for index, doc in enumerate(documents):
             if doc.value is None:
                 continue
             value = doc.value
-            if isinstance(value, dict) and is_snapshot(value) and not header_errors(value):
-                return value
-            return None
+            header = (
+                value if isinstance(value, dict) and is_snapshot(value) and not header_errors(value) else None
+            )
+            if complete or is_json:  # a JSON value that parsed is whole
+                return header, True
+            next(documents, None)  # the next document's start proves this one ended in the head
+            decided = len(source.starts) > index + 1
+            return (header if decided else None), decided
     finally:
         documents.close()  # type: ignore[attr-defined]
-    return None
+    return None, complete
 
 
 def _expand(path: str, result: LoadResult) -> list[str]:

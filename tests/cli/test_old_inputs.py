@@ -32,13 +32,13 @@ def _changed(name: str) -> dict[str, Any]:
 def reads(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """How many times the loader read each file (by base name)."""
     seen: Counter[str] = Counter()
-    real = loader._load_file
+    real = loader._read_limited
 
-    def spy(path: str, *args: Any, **kwargs: Any) -> None:
+    def spy(path: str, *args: Any, **kwargs: Any) -> bytes:
         seen[Path(path).name] += 1
-        real(path, *args, **kwargs)
+        return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(loader, "_load_file", spy)
+    monkeypatch.setattr(loader, "_read_limited", spy)
     return seen
 
 

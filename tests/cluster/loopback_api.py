@@ -207,7 +207,8 @@ def parse_label_selector(text: str) -> list[Callable[[dict[str, str]], bool]]:
 class Fault:
     """Applied to the next ``times`` requests whose path matches ``path`` (a regex) and whose
     query has every key of ``query_has``: answer ``status``, or ``drop`` the connection,
-    ``truncate`` the body, or ``delay`` seconds first."""
+    ``truncate`` the body, or ``delay`` seconds first; ``body``: answer 200 with these bytes
+    (a hostile or malformed response, for the fuzz harness)."""
 
     path: str
     status: int | None = None
@@ -218,6 +219,7 @@ class Fault:
     query_has: tuple[str, ...] = ()
     retry_after: int | None = None
     message: str | None = None
+    body: bytes | None = None
 
     def matches(self, path: str, query: dict[str, str]) -> bool:
         return (
@@ -475,6 +477,10 @@ class _Handler(BaseHTTPRequestHandler):
                 if fault.drop:
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)
+                    return
+                if fault.body is not None:
+                    self._record.status = 200
+                    self._send(200, None, raw=fault.body)
                     return
                 if fault.status:
                     hdr = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else None

@@ -1,28 +1,57 @@
-"""The CI slice of scripts/fuzz.py: mutated manifests, file names and expressions through validate,
-lint and selector check, against the hostile-input contract (issue 11).  The long run is
-``python scripts/fuzz.py`` (3 minutes by default)."""
+"""The CI slice of scripts/fuzz.py, one per family of targets, against the hostile-input contract
+(issue 11): mutated manifests, file names and expressions through validate, lint and selector
+check; mutated worlds and snapshots through explain-allocation, capacity and the inventory views;
+mutated objects and hostile response bodies from the loopback API server through the live views.
+The long run is ``python scripts/fuzz.py`` (3 minutes by default; ``--atheris`` for the
+coverage-guided one)."""
 
 from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from types import ModuleType
+
+import pytest
 
 FUZZ = Path(__file__).resolve().parents[2] / "scripts" / "fuzz.py"
 
 
-def test_fuzz_slice_keeps_the_contract() -> None:
+def _harness() -> ModuleType:
     spec = importlib.util.spec_from_file_location("dractl_fuzz", FUZZ)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    tried, found = mod.fuzz(seconds=None, examples=12, seed=11, report=lambda _line: None)
-    assert tried == 12
+    return mod
+
+
+@pytest.mark.parametrize(
+    ("family", "examples", "seed"), [("manifests", 12, 11), ("worlds", 2, 5), ("api", 8, 3)]
+)
+def test_fuzz_slice_keeps_the_contract(family: str, examples: int, seed: int) -> None:
+    tried, found = _harness().fuzz(
+        seconds=None, examples=examples, seed=seed, report=lambda _line: None, families=(family,)
+    )
+    assert tried == examples
     assert found == []
 
 
 def test_the_harness_catches_a_violation() -> None:
-    spec = importlib.util.spec_from_file_location("dractl_fuzz", FUZZ)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _harness()
     assert mod.RAW.search("ok \x1b[2J") and mod.RAW.search("\u009b") and not mod.RAW.search("ok é\n")
+
+
+def test_hostile_bodies_are_hostile() -> None:
+    import json
+    import random
+
+    mod = _harness()
+    rng = random.Random(0)
+    pool = mod.seeds()
+    bodies = [mod.hostile_body(rng, pool) for _ in range(60)]
+    not_json = 0
+    for body in bodies:
+        try:
+            json.loads(body)
+        except (ValueError, RecursionError):
+            not_json += 1
+    assert 0 < not_json < len(bodies)  # both malformed and well-formed-but-wrong bodies

@@ -141,3 +141,27 @@ def test_composed_documents_are_bounded() -> None:
     lines = [d.position("metadata.name")[0] for d in result.docs]
     assert lines == sorted(lines) and len(set(lines)) == len(lines)
     assert len(source._roots) <= SourceText.ROOTS_KEPT
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        HEADER + claims(2000),  # big file, small header: decided from the head
+        claims(2000),  # big file, no header
+        HEADER.replace("---\n", "")
+        + "featureGates:\n"
+        + "".join(f"  Gate{i}: true\n" for i in range(8000))
+        + "---\n"
+        + claims(2),  # a header longer than the head
+        "kind: List\napiVersion: v1\nitems:\n"
+        + "".join(f"- {{kind: X, metadata: {{name: n{i}}}}}\n" for i in range(9000)),
+    ],
+    ids=["header-first", "no-header", "long-header", "long-first-document"],
+)
+def test_header_of_big_files(tmp_path: Path, text: str) -> None:
+    from dractl.io.loader import SNIFF
+
+    f = tmp_path / "big.yaml"
+    f.write_text(text)
+    assert f.stat().st_size > SNIFF
+    assert DocStream([str(f)]).header() == load_paths([str(f)]).snapshot_header
