@@ -172,7 +172,7 @@ def run_cli(args: list[str]) -> tuple[int, str, str]:
 
 
 def violations(
-    args: list[str], fmt: str, codes: tuple[int, ...] = (0, 1, 2), live: bool = False
+    args: list[str], fmt: str, codes: tuple[int, ...] = (0, 1, 2), live: bool = False, repeat: bool = True
 ) -> list[str]:
     code, out, err = run_cli(args)
     bad: list[str] = []
@@ -202,7 +202,9 @@ def violations(
                 bad.append("github output line that is not a workflow command")
         except (ValueError, yaml.YAMLError, ET.ParseError) as e:
             bad.append(f"{fmt} output does not parse: {str(e)[:200]}")
-    if not live and run_cli(args) != (code, out, err):  # (a live run's server is not deterministic)
+    if (
+        repeat and not live and run_cli(args) != (code, out, err)
+    ):  # (a live run's server is not deterministic)
         bad.append("non-deterministic output")
     return bad
 
@@ -485,16 +487,20 @@ def atheris_main(argv: list[str]) -> int:
         import dractl.cli.checks
         import dractl.io.loader
         import dractl.validate.engine  # noqa: F401
+    import atexit
+    import shutil
+
     tmp = Path(tempfile.mkdtemp(prefix="dractl-atheris-"))
+    atexit.register(shutil.rmtree, tmp, True)
     target = tmp / "input.yaml"
 
-    def one_input(data: bytes) -> None:
+    def one_input(data: bytes) -> None:  # one command per input, once: speed is coverage here
         target.write_bytes(data)
         fmt = ("table", "json", "junit", "github", "sarif")[len(data) % 5]
-        for args in (["validate", "-o", fmt, str(target)], ["lint", "-o", fmt, str(target)]):
-            problems = violations(args, fmt)
-            if problems:
-                raise AssertionError(f"{args}: {problems}")
+        args = [("validate", "lint")[len(data) // 5 % 2], "-o", fmt, str(target)]
+        problems = violations(args, fmt, repeat=False)
+        if problems:
+            raise AssertionError(f"{args}: {problems}")
 
     corpus = tmp / "corpus"
     corpus.mkdir()
