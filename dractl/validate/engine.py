@@ -91,7 +91,8 @@ def check(
     cross: bool = False,
     warn: Callable[[str], None] = _no_warn,
 ) -> ValidationReport:
-    """The one validation call of every command (validate, lint, claim/slice/class validate).
+    """Validation of documents in memory (the commands stream instead, through
+    :class:`dractl.validate.stream.StreamCheck`, which gives this same report).
 
     ``docs`` are the inputs; ``kinds`` keeps only objects of those kinds (objects without a kind,
     or with a misspelled kind in the DRA group, are kept: they are reported, not skipped) and
@@ -99,10 +100,26 @@ def check(
     with ``context_docs`` (a snapshot's objects, only read).  ``input_errors`` (inputs that
     could not be read) and ``files`` (every file read) feed the summary and the exit code.
     Rule descriptions (SARIF) come from the rule registry when rendered.  Pure apart from ``warn``."""
-    from dractl.validate.stream import StreamCheck
+    selected = [d for d in docs if kinds is None or _selected(d.raw, kinds)]
+    if len(selected) < len(docs):
+        warn(f"ignored {len(docs) - len(selected)} object(s) of other kinds")
+    report = validate_docs(selected, opts, input_errors=input_errors, files=files)
+    findings: list[Finding] = list(report.findings)
+    from dractl.validate.lint import admin_namespace_findings, lint, settle_offline_warnings
 
-    checker = StreamCheck(opts, kinds=kinds, cross=cross, pack=False, warn=warn)
-    return checker.add_all(docs, context_docs).report(input_errors=input_errors, files=files)
+    # Admin access in a namespace that is among the inputs (or the context) has an exact answer.
+    findings = settle_offline_warnings(findings, selected, context_docs)  # type: ignore[arg-type]
+    if cross:
+        findings += lint(selected, opts, context_docs=context_docs)  # type: ignore[arg-type]
+    else:
+        findings += admin_namespace_findings(
+            selected,  # type: ignore[arg-type]
+            opts,
+            context_docs=context_docs,  # type: ignore[arg-type]
+        )
+    return ValidationReport.build(
+        opts.kube_version, findings, report.objects, report.input_errors, files, strict=opts.strict
+    )
 
 
 def _selected(raw: dict[str, Any], kinds: frozenset[str]) -> bool:

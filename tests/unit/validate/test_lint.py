@@ -261,7 +261,7 @@ class FakeSelector:
     def __init__(self, expr: str) -> None:
         self.expr = expr
 
-    def matches(self, device: Any) -> bool:
+    def matches(self, device: Any, **_: Any) -> bool:  # (activations=…, as the real Selector)
         if "a100" in self.expr:
             return device.attributes["model"].value == "a100" if "model" in device.attributes else False
         return "h100" not in self.expr
