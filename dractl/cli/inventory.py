@@ -352,7 +352,7 @@ def _show(ctx: typer.Context, command: str, plan: Plan, flags: ViewFlags) -> Non
         version, features, overrides = inputs.release(
             world, flags.kube_version, flags.feature_gates, command, env.warn
         )
-        return plan.build(world, features, inputs.context(world, version, overrides))
+        return plan.build(world, features, inputs.context(world, version, overrides, features))
 
     with table_options(no_headers=flags.no_headers):
         if flags.watch:

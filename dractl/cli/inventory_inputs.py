@@ -106,10 +106,10 @@ def release(
     return version, features, overrides
 
 
-def context(world: World, version: str, overrides: Sequence[str]) -> dict[str, Any]:
+def context(world: World, version: str, overrides: Sequence[str], features: Features) -> dict[str, Any]:
     from dractl.inventory.report import view_context
 
-    return view_context(world.sources, version, overrides)
+    return view_context(world.sources, version, overrides, features)
 
 
 def _stamp(srcs: Sequence[WorldSource]) -> tuple[Any, ...]:

@@ -48,7 +48,7 @@ from dractl.io.world import World
 from dractl.matcher.api import AllocatedState, NodeOutcome
 from dractl.matcher.engine import Allocator
 from dractl.model import objects as o
-from dractl.model.features import DEFAULT_KUBE_VERSION, Features
+from dractl.model.features import DEFAULT_KUBE_VERSION, Features, gate_basis
 
 ORDERS = ("name", "most-free", "least-free")
 DEFAULT_MAX_COPIES = 100_000
@@ -512,6 +512,7 @@ def _context(world: World, options: CapacityOptions) -> dict[str, object]:
         "kubeVersion": options.kube_version,
         "featureGates": options.features.to_dict(),
         "featureOverrides": list(options.feature_overrides),
+        "featureGateBasis": gate_basis(options.kube_version, options.features, options.feature_overrides),
         "sources": list(world.sources),
         "whatIf": options.whatif.to_dict(),
         "order": options.order,

@@ -28,7 +28,7 @@ from dractl.matcher.api import AllocatedState
 from dractl.matcher.engine import Allocator
 from dractl.matcher.implementations import choose
 from dractl.model import objects as o
-from dractl.model.features import Features
+from dractl.model.features import Features, gate_basis
 
 # Devices in use are checked against the selectors for latent CEL errors (warnings) on every
 # node of clusters up to this size; on bigger ones only where the claims do not fit.
@@ -267,6 +267,7 @@ def _context(world: World, options: ExplainOptions) -> dict[str, object]:
         "kubeVersion": options.kube_version,
         "featureGates": options.features.to_dict(),
         "featureOverrides": list(options.feature_overrides),
+        "featureGateBasis": gate_basis(options.kube_version, options.features, options.feature_overrides),
         "sources": list(world.sources),
         "whatIf": options.whatif.to_dict(),
         "node": options.node,

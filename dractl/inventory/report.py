@@ -31,6 +31,20 @@ def envelope(
     }
 
 
-def view_context(sources: Sequence[str], kube_version: str, overrides: Sequence[str] = ()) -> dict[str, Any]:
-    """The report's ``context``: the inputs, the Kubernetes release and the gate overrides."""
-    return {"sources": list(sources), "kubeVersion": kube_version, "featureGateOverrides": list(overrides)}
+def view_context(
+    sources: Sequence[str], kube_version: str, overrides: Sequence[str] = (), features: Any = None
+) -> dict[str, Any]:
+    """The report's ``context``: the inputs, the Kubernetes release, the gate overrides and, with
+    ``features`` (the gates the view applied), every gate's value and what they were assumed from
+    (``featureGateBasis``, :func:`dractl.model.features.gate_basis`)."""
+    out: dict[str, Any] = {
+        "sources": list(sources),
+        "kubeVersion": kube_version,
+        "featureGateOverrides": list(overrides),
+    }
+    if features is not None:
+        from dractl.model.features import gate_basis
+
+        out["featureGates"] = features.to_dict()
+        out["featureGateBasis"] = gate_basis(kube_version, features, overrides)
+    return out

@@ -218,3 +218,38 @@ class Features:
 
     def to_dict(self) -> dict[str, bool]:
         return {GATE_NAMES[f.name]: getattr(self, f.name) for f in fields(self)}
+
+
+def gate_name(alias: str) -> str | None:
+    """The Kubernetes name of a gate given in any spelling (``consumableCapacity`` →
+    ``DRAConsumableCapacity``); None when it is not a DRA gate dractl knows."""
+    field = _ALIASES.get(alias.strip().lower())
+    return GATE_NAMES[field] if field else None
+
+
+def gate_basis(kube_version: str, features: Features, overrides: Iterable[str] = ()) -> dict[str, object]:
+    """Which feature gates a report assumed, as data (``featureGateBasis`` of the JSON/YAML
+    documents): ``defaults`` is the release whose defaults were the base (gates a cluster has on
+    are unknowable from outside), ``changed`` every gate that differs from those defaults and what
+    set it: ``--feature-gates`` (the ``overrides`` items as given) or ``snapshot`` (a header's
+    recorded gates).  ``kube_version`` is a supported minor; ValueError otherwise."""
+    defaults = Features.for_version(kube_version).to_dict()
+    by_flag = {gate_name(item.partition("=")[0]) for item in overrides}
+    changed = [
+        {"gate": gate, "enabled": value, "by": "--feature-gates" if gate in by_flag else "snapshot"}
+        for gate, value in sorted(features.to_dict().items())
+        if value != defaults[gate]
+    ]
+    return {"defaults": kube_version, "changed": changed}
+
+
+def describe_gate_basis(basis: Mapping[str, object]) -> str:
+    """The one line tables print for :func:`gate_basis`: ``Feature gates: the defaults of
+    Kubernetes 1.37`` (plus ``, except DRAConsumableCapacity=false (--feature-gates)``)."""
+    text = f"Feature gates: the defaults of Kubernetes {basis['defaults']}"
+    changed = basis.get("changed") or []
+    if isinstance(changed, list) and changed:
+        text += ", except " + ", ".join(
+            f"{c['gate']}={'true' if c['enabled'] else 'false'} ({c['by']})" for c in changed
+        )
+    return text

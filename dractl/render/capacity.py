@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dractl.model.features import describe_gate_basis
 from dractl.render.registry import Format, register, write_text
 from dractl.render.structured import write_json, write_yaml
 
@@ -60,6 +61,9 @@ def _write(report: Any, console: Any, *, wide: bool) -> None:
             f"best fit ({bf['label']}): {_copies(bf['bestFit'])}; first fit: {_copies(bf['firstFit'])}",
         ]
     out += [f"note: {n}" for n in d["notes"]]
+    basis = d["context"].get("featureGateBasis")
+    if basis:
+        out.append(describe_gate_basis(basis) + ".")
     write_text(console, "\n".join(line.rstrip() for line in out))
 
 

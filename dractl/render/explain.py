@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dractl.model.features import describe_gate_basis
 from dractl.render.registry import Format, register, write_text
 from dractl.render.structured import write_json, write_yaml
 
@@ -45,7 +46,11 @@ def write_tree(report: Any, console: Any) -> None:
     with console.capture() as captured:
         console.print(tree)
     # Rich pads wrapped lines; drop trailing blanks so the output diffs and pastes cleanly.
-    write_text(console, "\n".join(line.rstrip() for line in captured.get().splitlines()))
+    lines = [line.rstrip() for line in captured.get().splitlines()]
+    basis = d["context"].get("featureGateBasis")
+    if basis:
+        lines.append(describe_gate_basis(basis) + ".")
+    write_text(console, "\n".join(lines))
 
 
 _FLAGS = {"ignoreAllocations": "--ignore-allocations", "ignoreTaints": "--ignore-taints"}

@@ -146,6 +146,15 @@ def _warnings(console: Any, doc: dict[str, Any]) -> None:
     _lines(console, "Warnings:", [cell(w) for w in doc["warnings"]])
 
 
+def _gates(console: Any, doc: dict[str, Any]) -> None:
+    """The footer line naming the feature gates the view assumed (every view ends with it)."""
+    from dractl.model.features import describe_gate_basis
+
+    basis = doc["context"].get("featureGateBasis")
+    if basis:
+        write_text(console, describe_gate_basis(basis) + ".")
+
+
 # ------------------------------------------------------------------------ availability
 
 
@@ -185,6 +194,7 @@ def write_availability(report: Any, console: Any, wide: bool = False) -> None:
         f"node{'' if summary['nodes'] == 1 else 's'} ({summary['allocated']} allocated, "
         f"{summary['unavailable']} unavailable, {summary['unhealthy']} unhealthy).",
     )
+    _gates(console, doc)
 
 
 def _class_line(c: dict[str, Any]) -> str:
@@ -271,6 +281,7 @@ def write_claims(report: Any, console: Any, wide: bool = False) -> None:
             f"{s['devicesHeldByUnreservedClaims']} device(s)."
         )
     write_text(console, "\n" + line)
+    _gates(console, doc)
 
 
 def _claim_device(d: dict[str, Any]) -> str:
@@ -317,6 +328,7 @@ def write_health(report: Any, console: Any, wide: bool = False) -> None:
         f"{s['unknown']} unknown, {s['healthy']} healthy; affected: {s['affectedPods']} pod(s), "
         f"{s['affectedClaims']} claim(s).",
     )
+    _gates(console, doc)
 
 
 # ------------------------------------------------------------------------------ taints
@@ -366,6 +378,7 @@ def write_taints(report: Any, console: Any, wide: bool = False) -> None:
         f"\n{s['taints']} taint(s) on {s['taintedDevices']} of {s['devices']} devices ({effects}); "
         f"{s['podsToEvict']} running pod(s) to be evicted.",
     )
+    _gates(console, doc)
 
 
 def _wide(writer: Any) -> Any:
