@@ -108,7 +108,12 @@ def _run(args: list[str], debug: bool, real_process: bool = False, prog_name: st
         return EXIT_INPUT
     except click.UsageError as e:
         cmd = e.ctx.command_path if e.ctx is not None else _command_path(command, args)
-        sys.stderr.write(f"dractl: error: {_safe(e.format_message())}\nSee '{_safe(cmd)} --help'.\n")
+        text = e.format_message()
+        if isinstance(e, click.BadParameter):  # Typer's/pydantic's wording → kubectl's
+            from dractl.cli.usage_messages import bad_parameter
+
+            text = bad_parameter(e, args) or text
+        sys.stderr.write(f"dractl: error: {_safe(text)}\nSee '{_safe(cmd)} --help'.\n")
         return EXIT_INPUT
     except click.ClickException as e:
         sys.stderr.write(f"dractl: error: {_safe(e.format_message())}\n")

@@ -75,7 +75,7 @@ def test_driver_and_pool_flags(run_cli: Callable[..., Any]) -> None:
         (["--only", "gpu,tpu"], "--only: unknown kind tpu; one or more of: gpu, nic, pci, cpu"),
         (["--driver", "x.example.com"], "--driver NAME needs --only with exactly one of gpu, nic, cpu"),
         (["--driver", "fpga=x.example.com"], "expected KIND=NAME"),
-        (["--mig-mode", "dynamic"], "Invalid value for '--mig-mode'"),
+        (["--mig-mode", "dynamic"], 'invalid argument "dynamic" for "--mig-mode" flag'),
         (["--kube-version", "1.30"], 'invalid argument "1.30" for "--kube-version" flag'),
         (["--feature-gates", "Bogus=true"], "unknown DRA feature gate"),
         (["--node", "Worker_1"], "--node 'Worker_1': must be a lower-case DNS subdomain"),
