@@ -350,7 +350,7 @@ def _show(ctx: typer.Context, command: str, plan: Plan, flags: ViewFlags) -> Non
     def once(world: Any = None) -> Any:
         world = inputs.load(sources) if world is None else world
         version, features, overrides = inputs.release(
-            world, flags.kube_version, flags.feature_gates, command, env.warn
+            world, flags.kube_version, flags.feature_gates, command, env.warn, env.kube_patch
         )
         return plan.build(world, features, inputs.context(world, version, overrides, features))
 

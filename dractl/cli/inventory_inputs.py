@@ -74,10 +74,16 @@ def load(srcs: Sequence[WorldSource]) -> World:
 
 
 def release(
-    world: World, kube_version: str | None, gates: str | None, command: str, warn: Callable[[str], None]
+    world: World,
+    kube_version: str | None,
+    gates: str | None,
+    command: str,
+    warn: Callable[[str], None],
+    kube_patch: int | None = None,
 ) -> tuple[str, Features, tuple[str, ...]]:
-    """(version, features, overrides): ``--kube-version``, else the snapshot's, else the default;
-    the release's gates, then the snapshot's recorded gates, then ``--feature-gates``."""
+    """(version, features, overrides): ``--kube-version`` (its patch ``kube_patch``), else the
+    snapshot's, else the default; the release's gates and patch-level behaviour, then the
+    snapshot's recorded gates, then ``--feature-gates``."""
     if kube_version is not None:
         kube_version = ".".join(kube_version.lstrip("v").split(".")[:2])
         if kube_version not in SUPPORTED_KUBE_VERSIONS:
@@ -89,8 +95,12 @@ def release(
         warn(f"the snapshot is from Kubernetes {version}; reading it with {DEFAULT_KUBE_VERSION} rules")
         version = DEFAULT_KUBE_VERSION
     known = set(GATE_NAMES.values())
+    # The patch release: --kube-version's, else the snapshot's (when its minor is the one applied).
+    patch = kube_patch if kube_version is not None else None
+    if kube_version is None and version == world.kube_version:
+        patch = world.kube_patch
     try:
-        features = Features.for_version(version)
+        features = Features.for_version(version).at_patch(version, patch)
         if world.feature_gates:
             features = Features.from_mapping(
                 {k: v for k, v in world.feature_gates.items() if k in known}, features

@@ -31,6 +31,13 @@ class ServerInfo:
     served: tuple[str, ...] = ()
 
     @property
+    def patch(self) -> int | None:
+        """The patch release of ``git_version`` (``v1.37.1-gke.2`` → 1), None when it has none."""
+        from dractl.io.snapshot_header import SnapshotHeader
+
+        return SnapshotHeader(self.git_version).patch
+
+    @property
     def dra_version(self) -> str | None:
         return self.versions.get("ResourceSlice")
 

@@ -130,6 +130,7 @@ class ClusterSource:
             feature_gates=raw.feature_gates,
             sources=(self.describe(),),
             default_namespace=default_namespace,
+            kube_patch=raw.server.patch,
         )
 
     # ------------------------------------------------------------------ raw reads

@@ -259,4 +259,5 @@ class WorldWatch:
             feature_gates=raw.feature_gates,
             sources=(self.source.describe(),),
             default_namespace=self.default_namespace,
+            kube_patch=self._raw.server.patch,
         )

@@ -85,7 +85,10 @@ def header_of(world: World) -> SnapshotHeader | None:
     """What the world's snapshot header said about its cluster (None for plain files)."""
     if world.kube_version is None and not world.feature_gates:
         return None
-    return SnapshotHeader(server_version=world.kube_version, feature_gates=dict(world.feature_gates or {}))
+    version = world.kube_version
+    if version is not None and world.kube_patch is not None:
+        version = f"v{version}.{world.kube_patch}"
+    return SnapshotHeader(server_version=version, feature_gates=dict(world.feature_gates or {}))
 
 
 def merge(world: World, extra: Sequence[o.DRAObject]) -> World:

@@ -80,6 +80,10 @@ class Inventory:
             allocated=self.allocated,
             taint_rules=world.taint_rules,
         )
+        # DeviceTaintRules without a selector: the eviction controller matches no device for them.
+        self.unselective_rules = frozenset(
+            r.meta.name for r in world.taint_rules if r.device_selector is None
+        )
         self._nodes = {n.meta.name: n for n in world.nodes}
         self._pool_nodes: dict[tuple[str, str], str | None] | None = None
         self._claims_of_device: dict[str, list[tuple[o.ResourceClaim, o.DeviceRequestAllocationResult]]] = {}

@@ -143,15 +143,12 @@ def taints(world: World, opts: TaintsOptions) -> TaintsReport:
                 continue
             rows.append(_row(inv, ref.id, ref.node, et, pending))
     rows.sort(key=lambda r: (r.node is None, r.node or "", r.device))
-    rules = tuple(
-        _rule(r, matched.get(r.meta.name, 0)) for r in sorted(world.taint_rules, key=lambda r: r.meta.name)
-    )
+    fixed = opts.features.has_fix(NIL_SELECTOR_FIX)
+    ordered = sorted(world.taint_rules, key=lambda r: r.meta.name)
+    rules = tuple(_rule(r, matched.get(r.meta.name, 0), fixed) for r in ordered)
     warnings = [w for w in inv.gate_warnings() if "Taint" in w]
-    warnings.extend(
-        f"DeviceTaintRule {r.name} has no device selector: it taints every device of the cluster"
-        for r in rules
-        if r.cluster_wide
-    )
+    if opts.features.device_taints and opts.features.device_taint_rules:
+        warnings.extend(_selector_warning(r, fixed) for r in ordered if _no_device_filter(r))
     return TaintsReport(tuple(rows), rules, len(refs), dict(opts.context), tuple(warnings))
 
 
@@ -168,8 +165,8 @@ def _row(
         matching = [tol for tol in res.tolerations if tolerates(tol, t)]
         if matching:
             tolerating.append(claim.meta.key)
-        if t.effect != "NoExecute":
-            continue
+        if t.effect != "NoExecute" or et.rule in inv.unselective_rules:
+            continue  # (a rule without selector never evicts: the eviction controller matches none)
         forever = any(tol.toleration_seconds is None for tol in matching)
         if matching and forever:
             continue
@@ -201,7 +198,31 @@ def _row(
     )
 
 
-def _rule(rule: o.DeviceTaintRule, devices: int) -> RuleRow:
+NIL_SELECTOR_FIX = "dtr-nil-selector-matches-none"  # kubernetes PR #141648, in v1.37.1
+
+
+def _no_device_filter(rule: o.DeviceTaintRule) -> bool:
+    sel = rule.device_selector
+    return sel is None or not any((sel.driver, sel.pool, sel.device, sel.device_class_name, *sel.selectors))
+
+
+def _selector_warning(rule: o.DeviceTaintRule, fixed: bool) -> str:
+    head = f"DeviceTaintRule {rule.meta.name}"
+    if rule.device_selector is not None:
+        return f"{head} has an empty device selector: it taints every device of the cluster"
+    if fixed:
+        return (
+            f"{head} has no device selector: it matches no device (as documented; the scheduler "
+            "does so since Kubernetes v1.37.1, PR #141648 — v1.37.0 and older tainted every device)"
+        )
+    return (
+        f"{head} has no device selector: the scheduler of this release treats it as tainting every "
+        "device of the cluster (no NoExecute eviction: the eviction controller matches none); "
+        "fixed in Kubernetes v1.37.1 (PR #141648)"
+    )
+
+
+def _rule(rule: o.DeviceTaintRule, devices: int, fixed: bool = False) -> RuleRow:
     sel = rule.device_selector
     parts = []
     if sel is not None:
@@ -218,10 +239,10 @@ def _rule(rule: o.DeviceTaintRule, devices: int) -> RuleRow:
     text = f"{t.key}={t.value}:{t.effect}" if t.value else f"{t.key}:{t.effect}"
     return RuleRow(
         rule.meta.name,
-        ", ".join(parts) or "(none)",
+        ", ".join(parts) or ("none: matches no device" if sel is None and fixed else "(none)"),
         text,
         t.effect,
         devices,
-        not parts,
+        not parts and not (sel is None and fixed),
         t.time_added or rule.meta.creation_timestamp,
     )

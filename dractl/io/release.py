@@ -92,7 +92,7 @@ def resolve_release(
     Raises UsageError for a bad flag; warns (``warn``) about a header version dractl does not
     support, header gates it does not know, and overrides of gates the release locks."""
     version, patch, source = _version(kube_version, header, command, warn)
-    features = Features.for_version(version)
+    features = Features.for_version(version).at_patch(version, patch)
     if header is not None and header.feature_gates:
         features = _header_gates(features, header, warn)
     overrides: tuple[str, ...] = ()

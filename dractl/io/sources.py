@@ -50,6 +50,7 @@ class FileSource:
         return build_world(
             objects,
             kube_version=version,
+            kube_patch=header_patch(header),
             feature_gates=gates,
             sources=(self.describe(),),
             skipped=skipped,
@@ -76,6 +77,7 @@ class SnapshotSource:
         return build_world(
             objects,
             kube_version=version,
+            kube_patch=header_patch(result.snapshot_header),
             feature_gates=gates,
             sources=(self.describe(),),
             skipped=skipped,
@@ -143,6 +145,14 @@ def bad_quantity_path(raw: Any, path: str = "") -> str | None:
         if found:
             return found
     return None
+
+
+def header_patch(header: Any) -> int | None:
+    """The patch release of a snapshot header's server version (``v1.37.1`` → 1), else None."""
+    from dractl.io.snapshot_header import SnapshotHeader
+
+    typed = SnapshotHeader.from_raw(header) if isinstance(header, Mapping) else None
+    return typed.patch if typed is not None else None
 
 
 def header_facts(header: Any) -> tuple[str | None, Mapping[str, bool] | None]:

@@ -30,8 +30,9 @@ WORLD_KINDS = (
 class World:
     """The objects of one cluster (or of files standing for one).
 
-    ``kube_version`` and ``feature_gates`` come from a snapshot header (None when
-    the source does not say); ``sources`` describes where the objects came from,
+    ``kube_version`` (a minor) and ``feature_gates`` come from a snapshot header (None when
+    the source does not say), ``kube_patch`` the patch release of its server version when it
+    gave one; ``sources`` describes where the objects came from,
     for the report; ``skipped`` counts documents of other kinds.
     """
 
@@ -46,6 +47,7 @@ class World:
     feature_gates: Mapping[str, bool] | None = None
     sources: tuple[str, ...] = ()
     skipped: int = 0
+    kube_patch: int | None = None
     _index: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -105,6 +107,7 @@ def build_world(
     sources: Iterable[str] = (),
     skipped: int = 0,
     default_namespace: str = "default",
+    kube_patch: int | None = None,
 ) -> World:
     """Group model objects by kind.  Namespaced objects without a namespace get
     ``default_namespace`` (as ``kubectl apply`` would)."""
@@ -125,6 +128,7 @@ def build_world(
         feature_gates=feature_gates,
         sources=tuple(sources),
         skipped=skipped,
+        kube_patch=kube_patch,
     )
 
 

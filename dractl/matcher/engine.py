@@ -96,6 +96,8 @@ class Allocator:
         self._state = _State(self.allocated, self.stable)
         use_rules = features.device_taints and features.device_taint_rules
         self.rules = tuple(taint_rules) if use_rules else ()
+        if features.has_fix("dtr-nil-selector-matches-none"):  # kubernetes PR #141648 (v1.37.1)
+            self.rules = tuple(r for r in self.rules if r.device_selector is not None)
         self._taints: dict[int, tuple[Device, tuple[EffectiveTaint, ...]]] = {}
         self.rule_errors: dict[tuple[str, str, str], str] = {}
         """(rule, selector, device id) -> message: DeviceTaintRule selectors that failed."""

@@ -2,7 +2,9 @@
 
 Only NoSchedule and NoExecute taints block allocation; None (and unknown
 effects) never do.  DeviceTaintRules add their taint to every device their
-selector names (driver, pool, device; an unset field matches all).  Rules of the
+selector names (driver, pool, device; an unset field matches all).  A rule without a
+selector matches every device here, as the scheduler's tracker did until kubernetes PR
+#141648 (v1.37.1); the Allocator leaves such rules out for releases that have the fix.  Rules of the
 1.33–1.34 API may also name a DeviceClass and CEL selectors: the device must then
 match the class's selectors and every rule selector (``cel_match`` evaluates them).
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 SUPPORTED_KUBE_VERSIONS = ("1.34", "1.35", "1.36", "1.37")
 DEFAULT_KUBE_VERSION = "1.37"
@@ -20,8 +21,11 @@ DEFAULT_KUBE_VERSION = "1.37"
 PATCH_FIXES: dict[str, tuple[str, int]] = {
     # kubernetes PR #141648 (cherry-picked to release-1.37 as #141998, September 2026): a
     # DeviceTaintRule without spec.deviceSelector matches no device, as documented; before, the
-    # scheduler's taint tracker applied it to every device.  The 1.37 patch changelogs were not
-    # available to check; by the release calendar the cherry-pick made the first patch, v1.37.1.
+    # scheduler's taint tracker applied it to every device (the eviction controller never did).
+    # Which patch: #141998 merged into release-1.37 after v1.37.0 was out (its thread, 2026-09-10,
+    # reproduces the bug on v1.37.0), and v1.37.1 was built from release-1.37 on 2026-09-23
+    # (kubectl v1.37.1's buildDate), so v1.37.1 is the first patch with it.  Not confirmed from
+    # CHANGELOG-1.37.md: the copy available stops at v1.37.0-alpha.1.
     "dtr-nil-selector-matches-none": ("1.37", 1),
 }
 
@@ -51,6 +55,12 @@ def patch_has(fix: str, kube_version: str, patch: int | None) -> bool | None:
     if have != want:
         return have > want
     return None if patch is None else patch >= first
+
+
+def _fixes_in(kube_version: str, patch: int | None) -> frozenset[str]:
+    """The PATCH_FIXES whose new behaviour release ``kube_version`` at ``patch`` has; an unknown
+    patch of the minor where a fix landed counts as that minor's latest patch (which has it)."""
+    return frozenset(fix for fix in PATCH_FIXES if patch_has(fix, kube_version, patch) is not False)
 
 
 # field name -> Kubernetes gate name
@@ -169,6 +179,9 @@ class Features:
     partitionable_devices_type: bool = False
     fractional_capacity_range: bool = False
     node_allocatable_resources: bool = False
+    # Not a gate: the PATCH_FIXES (by name) whose new behaviour applies.  for_version() assumes a
+    # minor's latest patch; at_patch() narrows it to a known patch release.
+    patch_fixes: frozenset[str] = frozenset()
 
     @classmethod
     def for_version(cls, kube_version: str = DEFAULT_KUBE_VERSION) -> Features:
@@ -178,12 +191,21 @@ class Features:
                 f"unsupported Kubernetes version {kube_version!r}; "
                 f"one of: {', '.join(SUPPORTED_KUBE_VERSIONS)}"
             )
-        return cls(**_DEFAULTS[kube_version])
+        return cls(**_DEFAULTS[kube_version], patch_fixes=_fixes_in(kube_version, None))
+
+    def at_patch(self, kube_version: str, patch: int | None) -> Features:
+        """These features with the patch-level behaviour of release ``kube_version`` at ``patch``
+        (:data:`PATCH_FIXES`); ``patch`` None: the minor's latest patch (as :meth:`for_version`)."""
+        return replace(self, patch_fixes=_fixes_in(kube_version, patch))
+
+    def has_fix(self, fix: str) -> bool:
+        """Whether the new behaviour of :data:`PATCH_FIXES` entry ``fix`` applies."""
+        return fix in self.patch_fixes
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, object], base: Features | None = None) -> Features:
         """Features from any of the three spellings; unknown names raise ValueError."""
-        changes: dict[str, bool] = {}
+        changes: dict[str, Any] = {}
         for name, value in values.items():
             key = _ALIASES.get(str(name).lower())
             if key is None:
@@ -214,10 +236,10 @@ class Features:
         ]
 
     def enabled(self) -> Iterable[str]:
-        return (GATE_NAMES[f.name] for f in fields(self) if getattr(self, f.name))
+        return (GATE_NAMES[f.name] for f in fields(self) if f.name in GATE_NAMES and getattr(self, f.name))
 
     def to_dict(self) -> dict[str, bool]:
-        return {GATE_NAMES[f.name]: getattr(self, f.name) for f in fields(self)}
+        return {GATE_NAMES[f.name]: getattr(self, f.name) for f in fields(self) if f.name in GATE_NAMES}
 
 
 def gate_name(alias: str) -> str | None:

@@ -366,7 +366,7 @@ def write_taints(report: Any, console: Any, wide: bool = False) -> None:
         "DeviceTaintRules:",
         [
             f"{cell(r['name'])}: {cell(r['taint'])} on {r['devices']} device(s)"
-            + (" — cluster-wide (no device selector)" if r["clusterWide"] else f" ({cell(r['selector'])})")
+            + (" — cluster-wide (every device)" if r["clusterWide"] else f" ({cell(r['selector'])})")
             for r in rules
         ],
     )

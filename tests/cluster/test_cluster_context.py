@@ -198,3 +198,33 @@ def test_snapshot_header_records_served_versions_round_trip(
     live = run_cli(["lint", str(path), "--cluster", "-o", "json"])
     assert json.loads(from_snapshot.stdout)["items"] == json.loads(live.stdout)["items"]
     assert "API-VERSION-NOT-ENABLED" not in _rules(from_snapshot.stdout)
+
+
+@pytest.mark.parametrize("git_version, free", [("v1.37.0", 0), ("v1.37.1", 18)])
+def test_a_live_clusters_patch_release_decides_rules_without_selector(
+    run_cli: Any,
+    certs: Certs,
+    token: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    git_version: str,
+    free: int,
+) -> None:
+    """kubernetes PR #141648 (v1.37.1): a DeviceTaintRule without selector matches no device."""
+    server = LoopbackApiServer(certs, git_version=git_version)
+    rule = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "DeviceTaintRule",
+        "metadata": {"name": "no-selector"},
+        "spec": {"taint": {"key": "maintenance", "effect": "NoSchedule"}},
+    }
+    server.state.load([*demo_objects(), rule])
+    server.add_token(token, Policy.admin())
+    server.start()
+    try:
+        monkeypatch.setenv("KUBECONFIG", str(server.kubeconfig(tmp_path / "kc", token)))
+        result = run_cli(["availability", "-o", "json"])
+        assert result.exit_code == 0, result.stderr
+        assert json.loads(result.stdout)["summary"]["free"] == free
+    finally:
+        server.stop()

@@ -165,8 +165,10 @@ def test_no_execute_evicts_running_pods_of_untolerating_claims() -> None:
 
 
 def test_finished_pods_are_not_evicted_and_empty_selector_is_cluster_wide() -> None:
+    everything = taint_rule("all")
+    everything["spec"]["deviceSelector"] = {}  # empty: every device (no selector: see below)
     w = base(
-        taint_rule("all"),
+        everything,
         claim("x", [{"pool": "n1", "device": "a"}], reserved=["p"]),
         pod("p", "x", phase="Succeeded"),
     )
@@ -208,3 +210,15 @@ def test_label_selector(text: str, labels: dict[str, str], expected: bool) -> No
 def test_bad_label_selectors_are_usage_errors(text: str) -> None:
     with pytest.raises(UsageError, match="--selector"):
         parse_selector(text, "claims")
+
+
+def test_no_selector_matches_none_from_1_37_1_and_never_evicts() -> None:
+    """kubernetes PR #141648 (v1.37.1): no deviceSelector matches no device; before, the scheduler
+    tainted every device with it, while the eviction controller matched none."""
+    w = base(taint_rule("bare"), claim("x", [{"pool": "n1", "device": "a"}], reserved=["p"]), pod("p", "x"))
+    fixed = taints(w, TaintsOptions(F37.at_patch("1.37", 1)))
+    assert fixed.items == () and (fixed.rules[0].devices, fixed.rules[0].cluster_wide) == (0, False)
+    old = taints(w, TaintsOptions(F37.at_patch("1.37", 0)))
+    assert (old.rules[0].devices, old.rules[0].cluster_wide) == (3, True)
+    assert old.items and all(row.evicts == () for row in old.items)  # NoExecute, yet nobody evicted
+    assert any("fixed in Kubernetes v1.37.1" in x for x in old.warnings)
