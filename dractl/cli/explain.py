@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -115,6 +115,8 @@ def explain_allocation(
         allocator=allocator,
     )
     report = explain(world, spec, opts)
+    if inp.header_of(world) is None or release.source == "flag":  # files, or a release chosen by flag
+        report = _with_release_warnings(env, report, world, release)
     env.render(report, output)
     raise typer.Exit(report.exit_code)
 
@@ -142,6 +144,18 @@ def _check_allocator(allocator: str, features: Features) -> None:
         choose(features, allocator)
     except ValueError as err:
         raise UsageError(f"--allocator: {err}", "explain-allocation") from None
+
+
+def _with_release_warnings(env: CliEnv, report: Any, world: Any, release: Any) -> Any:
+    """The report with a warning (stderr and JSON) per slice or class the release rejects."""
+    from dataclasses import replace
+
+    from dractl.explain.release_check import release_warnings
+
+    found = release_warnings(world, release.kube_version, release.features, release.patch)
+    for line in found:
+        env.warn(line)
+    return replace(report, warnings=(*report.warnings, *found)) if found else report
 
 
 def register(app: typer.Typer) -> None:
