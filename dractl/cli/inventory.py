@@ -51,7 +51,11 @@ WatchOpt = Annotated[
 IntervalOpt = Annotated[
     float,
     typer.Option(
-        "--watch-interval", metavar="SECONDS", min=0.2, help="With --watch: how often to look for changes."
+        "--watch-interval",
+        metavar="SECONDS",
+        min=0.2,
+        help="With --watch on -f/--snapshot: how often to look for changes (a live cluster is "
+        "watched through the API).",
     ),
 ]
 
@@ -352,7 +356,7 @@ def _show(ctx: typer.Context, command: str, plan: Plan, flags: ViewFlags) -> Non
         version, features, overrides = inputs.release(
             world, flags.kube_version, flags.feature_gates, command, env.warn, env.kube_patch
         )
-        return plan.build(world, features, inputs.context(world, version, overrides, features))
+        return plan.build(world, features, inputs.context(world, version, overrides, features, sources))
 
     with table_options(no_headers=flags.no_headers):
         if flags.watch:

@@ -2,9 +2,11 @@
 and ``--watch``.
 
 Files and snapshots are read with :mod:`dractl.io.sources`; without either, the live
-cluster (``dractl.cluster``, imported only then).  ``--watch`` polls: it re-reads the
-inputs every interval and prints the view again when what it would print changed
-(files: when a file's size or modification time changed).
+cluster (``dractl.cluster``, imported only then).  ``--watch`` on a live cluster uses the
+API's watch (:class:`dractl.cluster.watch.WorldWatch`: one re-render per burst of changes, no
+polling); on files and snapshots it polls: it re-reads the inputs every interval when a
+file's size or modification time changed.  Either way the view is printed again only when
+what it would print changed.
 """
 
 from __future__ import annotations
@@ -116,10 +118,15 @@ def release(
     return version, features, overrides
 
 
-def context(world: World, version: str, overrides: Sequence[str], features: Features) -> dict[str, Any]:
+def context(
+    world: World, version: str, overrides: Sequence[str], features: Features, srcs: Sequence[WorldSource] = ()
+) -> dict[str, Any]:
+    """The report's context; ``srcs`` give the reads that were left out (a live cluster's
+    ``missing``: ``--partial``, or a namespace-only user's denied cluster-scoped reads)."""
     from dractl.inventory.report import view_context
 
-    return view_context(world.sources, version, overrides, features)
+    missing = [line for s in srcs for line in getattr(s, "missing", None) or ()]
+    return view_context(world.sources, version, overrides, features, missing)
 
 
 def _stamp(srcs: Sequence[WorldSource]) -> tuple[Any, ...]:

@@ -32,11 +32,16 @@ def envelope(
 
 
 def view_context(
-    sources: Sequence[str], kube_version: str, overrides: Sequence[str] = (), features: Any = None
+    sources: Sequence[str],
+    kube_version: str,
+    overrides: Sequence[str] = (),
+    features: Any = None,
+    missing: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The report's ``context``: the inputs, the Kubernetes release, the gate overrides and, with
     ``features`` (the gates the view applied), every gate's value and what they were assumed from
-    (``featureGateBasis``, :func:`dractl.model.features.gate_basis`)."""
+    (``featureGateBasis``, :func:`dractl.model.features.gate_basis`); ``missing`` names the reads
+    that failed or were denied (only present when there are some: the view is incomplete)."""
     out: dict[str, Any] = {
         "sources": list(sources),
         "kubeVersion": kube_version,
@@ -47,4 +52,6 @@ def view_context(
 
         out["featureGates"] = features.to_dict()
         out["featureGateBasis"] = gate_basis(kube_version, features, overrides)
+    if missing:  # a partial read (--partial, a namespace-only user): the view is not complete
+        out["missing"] = list(missing)
     return out

@@ -147,9 +147,13 @@ def _warnings(console: Any, doc: dict[str, Any]) -> None:
 
 
 def _gates(console: Any, doc: dict[str, Any]) -> None:
-    """The footer line naming the feature gates the view assumed (every view ends with it)."""
+    """The footer: what could not be read (a partial view), then the feature gates the view
+    assumed (every view ends with them)."""
     from dractl.model.features import describe_gate_basis
 
+    missing = doc["context"].get("missing")
+    if missing:  # never a partial view that looks complete
+        write_text(console, "Incomplete: could not read " + "; ".join(cell(m) for m in missing) + ".")
     basis = doc["context"].get("featureGateBasis")
     if basis:
         write_text(console, describe_gate_basis(basis) + ".")
