@@ -125,6 +125,9 @@ def capacity(
         whatif=whatif.whatif(),
     )
     report = run(inp.merge(world, extra), spec, opts)
+    from dractl.cli.cluster_options import with_missing
+
+    report = with_missing(report, source, "notes")
     env.render(report, output)
     raise typer.Exit(report.exit_code)
 

@@ -188,3 +188,15 @@ def world_source(
     from dractl.io.world import WORLD_KINDS
 
     return ClusterSource(cluster, kinds=tuple(kinds or WORLD_KINDS), warn=warn, progress=progress, pods=pods)
+
+
+def with_missing(report: Any, source: Any, field: str) -> Any:
+    """The report with one line in ``field`` (warnings, notes) per read a live cluster left out
+    (``--partial``, a namespace-only user): never a partial answer that looks complete."""
+    from dataclasses import replace
+
+    missing = list(getattr(source, "missing", None) or ())
+    if not missing:
+        return report
+    lines = [f"incomplete: could not read {m}; the answer does not include them" for m in missing]
+    return replace(report, **{field: (*getattr(report, field), *lines)})

@@ -117,6 +117,9 @@ def explain_allocation(
     report = explain(world, spec, opts)
     if inp.header_of(world) is None or release.source == "flag":  # files, or a release chosen by flag
         report = _with_release_warnings(env, report, world, release)
+    from dractl.cli.cluster_options import with_missing
+
+    report = with_missing(report, live, "warnings")
     env.render(report, output)
     raise typer.Exit(report.exit_code)
 

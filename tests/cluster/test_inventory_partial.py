@@ -58,3 +58,25 @@ def test_a_complete_read_says_nothing_of_the_kind(run_cli: Any, kubeconfig: Path
     doc = json.loads(run_cli(["availability", "-o", "json"]).stdout)
     assert "missing" not in doc["context"]
     assert "Incomplete" not in run_cli(["availability"]).stdout
+
+
+@pytest.mark.parametrize(
+    "argv, field",
+    [
+        (["explain-allocation", "--claim", "default/single-gpu"], "warnings"),
+        (["capacity", "--claim", "default/single-gpu"], "notes"),
+    ],
+)
+def test_explain_and_capacity_say_what_they_could_not_read(
+    run_cli: Any, no_slices: None, argv: list[str], field: str
+) -> None:
+    # Without --partial: a failure (exit 3, nothing on stdout), or — explain, whose target names a
+    # namespace, reads as a least-privileged user — an answer that says what it did not see.
+    for flags in ([], ["--partial"]):
+        result = run_cli([*argv, *flags, "-o", "json"])
+        if result.exit_code == 3 and not flags:
+            assert result.stdout == "" and f"cannot list {MISSING}" in result.stderr
+            continue
+        assert result.exit_code in (0, 1), result.stderr
+        doc = json.loads(result.stdout)
+        assert f"incomplete: could not read {MISSING}; the answer does not include them" in doc[field]
