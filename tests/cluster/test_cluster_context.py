@@ -74,7 +74,7 @@ def test_cluster_objects_are_lint_context(kubeconfig: Path, claim_file: Path) ->
     assert [(f.rule, f.message) for f in with_cluster] == [
         (
             "LINT-SELECTOR-NO-MATCH",
-            "request 'gpu' matches 0 of the 6 devices of class 'gpu.nvidia.com' in the inputs",
+            "request 'gpu' matches 0 of the 6 devices of class 'gpu.nvidia.com' in the cluster context",
         )
     ]
 

@@ -99,7 +99,7 @@ def check_selector_refs(index: Index, emit: Emit) -> None:
                         "LINT-SELECTOR-UNKNOWN-ATTRIBUTE",
                         epath,
                         f"selector references {word} {name!r}, published by 0 of {total} devices of that "
-                        "domain in the inputs",
+                        f"domain {index.devices_from()}",
                     )
 
 

@@ -109,6 +109,16 @@ class Index:
     def slices(self) -> list[Entry]:
         return list(self.of("ResourceSlice"))
 
+    def devices_from(self) -> str:
+        """Where the slices' devices came from, for messages: "in the inputs", "in the
+        cluster context" (``--cluster``, ``--snapshot``) or both."""
+        origins = {e.is_input for e in self.of("ResourceSlice")}
+        if origins == {False}:
+            return "in the cluster context"
+        if origins == {True, False}:
+            return "in the inputs and the cluster context"
+        return "in the inputs"
+
     def classes(self) -> dict[str, Entry]:
         return {e.name: e for e in self.of("DeviceClass") if e.name}
 

@@ -146,7 +146,8 @@ def check_matches(index: Index, emit: Emit, features: Features) -> None:
                 r.entry,
                 "LINT-SELECTOR-NO-MATCH",
                 r.path,
-                f"request {r.ref!r} matches 0 of the {total} devices of class {r.cls!r} in the inputs",
+                f"request {r.ref!r} matches 0 of the {total} devices of class {r.cls!r} "
+                + index.devices_from(),
             )
             continue
         _count_check(r.entry, r.req, r.path, r.ref, r.hits, emit)
