@@ -6,6 +6,7 @@ python benchmarks/bench_load.py          # prints this module's rows
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import statistics
@@ -46,6 +47,13 @@ def _snapshot_rows(nodes: int = 1000, devices: int = 8) -> list[dict[str, Any]]:
         build_ms, objs = _median_ms(lambda: [build_object(d.raw, d.origin) for d in res.docs], 3)
         middle = res.docs[len(res.docs) // 2]  # nothing composed yet: the first lookup pays for it
         pos_ms, pos = _median_ms(lambda: middle.position("spec.devices[7].attributes.gpu.nvidia.com/uuid"), 1)
+        # the same snapshot as JSON (dractl snapshot --file X.json): one document per line
+        jpath = Path(tmp) / "snapshot.json"
+        raws = [res.snapshot_header, *(d.raw for d in res.docs)]
+        jpath.write_text("".join(json.dumps(raw) + "\n" for raw in raws))
+        jsize_mb = jpath.stat().st_size / 1e6
+        jparse_ms, jres = _median_ms(lambda: read_snapshot(str(jpath)), 3)
+        jbuild_ms, _ = _median_ms(lambda: [build_object(d.raw, d.origin) for d in jres.docs], 3)
     label = f"{nodes}x{devices}"
     return [
         {
@@ -61,6 +69,20 @@ def _snapshot_rows(nodes: int = 1000, devices: int = 8) -> list[dict[str, Any]]:
             "unit": "s",
             "target": "< 2 s",
             "note": f"build_object on all {len(objs):,} objects",
+        },
+        {
+            "name": f"load snapshot {label} as JSON (parse)",
+            "value": jparse_ms / 1000,
+            "unit": "s",
+            "target": "",
+            "note": f"{jsize_mb:.1f} MB, a document a line; {parse_ms / jparse_ms:.1f}x faster than the YAML",
+        },
+        {
+            "name": f"load snapshot {label} as JSON (parse + model)",
+            "value": (jparse_ms + jbuild_ms) / 1000,
+            "unit": "s",
+            "target": "",
+            "note": f"{(parse_ms + build_ms) / (jparse_ms + jbuild_ms):.1f}x faster than the YAML",
         },
         {
             "name": "first position lookup in that snapshot",
