@@ -26,7 +26,23 @@ _ASCII_PRINTABLE = re.compile(r"[ -~]*\Z")
 _Dumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
+# The text of strings already written (keys and values repeat across a snapshot's objects).
+# Bounded: cleared when full.
+_STRINGS: dict[str, str] = {}
+_STRINGS_MAX = 1 << 16
+
+
 def _string(s: str) -> str:
+    text = _STRINGS.get(s)
+    if text is None:
+        text = _string_text(s)
+        if len(_STRINGS) >= _STRINGS_MAX:
+            _STRINGS.clear()
+        _STRINGS[s] = text
+    return text
+
+
+def _string_text(s: str) -> str:
     if _PLAIN.match(s) and s.lower() not in _RESERVED:
         return s
     if _ASCII_PRINTABLE.match(s):
@@ -61,10 +77,18 @@ def _scalar(value: Any) -> str:
 
 def _emit(value: Any, indent: str, out: list[str]) -> None:
     """Append the lines of a mapping or sequence ``value`` at ``indent``."""
+    strings = _STRINGS
     if isinstance(value, dict):
         for key, item in value.items():
-            k = _string(key) if isinstance(key, str) else _scalar(key)
-            if isinstance(item, dict) and item:
+            k = (strings.get(key) or _string(key)) if type(key) is str else None
+            if k is None:
+                k = _string(key) if isinstance(key, str) else _scalar(key)
+            t = type(item)
+            if t is str:  # the usual values: their text without the calls below
+                out.append(f"{indent}{k}: {strings.get(item) or _string(item)}")
+            elif t is int:  # not bool: type() is exact
+                out.append(f"{indent}{k}: {item}")
+            elif isinstance(item, dict) and item:
                 out.append(f"{indent}{k}:")
                 _emit(item, indent + "  ", out)
             elif isinstance(item, list) and item:
@@ -74,7 +98,9 @@ def _emit(value: Any, indent: str, out: list[str]) -> None:
                 out.append(f"{indent}{k}: {_inline(item)}")
         return
     for item in value:
-        if isinstance(item, dict) and item:
+        if type(item) is str:
+            out.append(f"{indent}- {strings.get(item) or _string(item)}")
+        elif isinstance(item, dict) and item:
             sub: list[str] = []
             _emit(item, indent + "  ", sub)
             out.append(f"{indent}- {sub[0][len(indent) + 2 :]}")

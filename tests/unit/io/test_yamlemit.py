@@ -114,3 +114,22 @@ def test_any_json_document_round_trips(doc: dict[str, Any]) -> None:
     except UnicodeEncodeError:
         return  # lone surrogates can't be in a UTF-8 file at all
     assert list(yaml.safe_load_all(dump_all([doc]))) == [doc]
+
+
+def test_remembered_strings_are_written_as_the_first_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The string cache (bounded) never changes the text: each string as written uncached."""
+    from dractl.io import yamlemit
+
+    monkeypatch.setattr(yamlemit, "_STRINGS_MAX", 3)
+    words = ["name", "yes", "80Gi", "zoë", "a: b", "", "\u202e", "1", "null", "name", "yes", "\ud800"] * 3
+    doc = {w: [w, {w: w}] for w in words} | {"n": 1, "t": True, "list": words}
+    yamlemit._STRINGS.clear()
+    first = yamlemit.dump_all([doc, doc])
+    assert len(yamlemit._STRINGS) <= 3
+    for w in words:
+        assert yamlemit._string(w) == yamlemit._string_text(w)
+    yamlemit._STRINGS.clear()
+    assert yamlemit.dump_all([doc, doc]) == first
+    plain = [w for w in words if w != "\ud800"]  # PyYAML cannot read a lone surrogate back
+    again = {w: [w, {w: w}] for w in plain} | {"list": plain}
+    assert list(yaml.safe_load_all(yamlemit.dump_all([again, again]))) == [again, again]
