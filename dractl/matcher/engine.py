@@ -259,7 +259,10 @@ class _State:
             else:
                 hit = None
         if hit is None:
-            left = counters.Left(counters.available(pool, self.allocated_ids.__contains__))
+            if self.allocated_ids:
+                left = counters.Left(counters.available(pool, self.allocated_ids.__contains__))
+            else:  # nothing allocated anywhere: the totals (what available() gives, without its walk)
+                left = counters.Left(pool.counter_sets)
             hit = self.counters_left[pool.name] = _Counters(pool, left)
         return hit.left
 

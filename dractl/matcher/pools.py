@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from dractl.matcher.nodes import NodeSelectorError, node_matches
 from dractl.model.features import Features
-from dractl.model.objects import Node, ResourceSlice
+from dractl.model.objects import Device, Node, ResourceSlice
 from dractl.model.quantity import Quantity
 
 CounterSets = dict[str, dict[str, Fraction]]
@@ -50,6 +50,7 @@ class Pool:
     slices: list[ResourceSlice] = field(default_factory=list)
     other_slices: list[ResourceSlice] = field(default_factory=list)
     counter_sets: CounterSets = field(default_factory=dict)
+    has_binding: bool = False  # a device of ``slices`` has binding conditions
 
     @property
     def id(self) -> str:
@@ -75,7 +76,7 @@ def gather(
     for (driver, name), members in by_pool.items():
         pool = _pool_for(driver, name, members, features, all_slices, stable)
         if pool is not None:
-            (binding if not stable and _has_binding_conditions(pool) else plain).append(pool)
+            (binding if not stable and pool.has_binding else plain).append(pool)
     if stable:
         return plain
     plain.sort(key=lambda p: (p.driver, p.name))
@@ -159,26 +160,37 @@ def _build(
                 continue
             (counter_slices if partitionable and s.shared_counters else other).append(s)
     pool = Pool(driver, name, slices=device_slices, other_slices=other)
-    problem = _duplicate_device(device_slices)
-    if problem is None and features.partitionable_devices:
-        pool.counter_sets, problem = _counter_sets(counter_slices)
-        problem = problem or _bad_consumption(pool.counter_sets, device_slices)
-        problem = problem or _bad_consumption(pool.counter_sets, other)
+    sets: CounterSets = {}
+    sets_problem = None
+    if partitionable:
+        sets, sets_problem = _counter_sets(counter_slices)
+    # one pass over the devices: the first duplicate name, the first bad counter reference,
+    # and whether any has binding conditions; the problems are reported in the order the
+    # separate checks would find them (duplicates, counter sets, consumption)
+    names: set[str] = set()
+    duplicate = bad = None
+    binding = False
+    for sl in device_slices:
+        for d in sl.devices:
+            if d.name in names:
+                if duplicate is None:
+                    duplicate = f"duplicate device name {d.name}"
+            else:
+                names.add(d.name)
+            if d.binding_conditions:
+                binding = True
+            if partitionable and bad is None and d.consumes_counters:
+                bad = _bad_use(sets, d)
+    problem = duplicate
+    if problem is None and partitionable:
+        pool.counter_sets = sets
+        problem = sets_problem or bad or _bad_consumption(sets, other)
+    pool.has_binding = binding
     if problem is not None:
         return Pool(driver, name, invalid=True, invalid_reason=problem)
     if not features.partitionable_devices:
         pool.other_slices = []
     return pool
-
-
-def _duplicate_device(slices: Sequence[ResourceSlice]) -> str | None:
-    names: set[str] = set()
-    for s in slices:
-        for d in s.devices:
-            if d.name in names:
-                return f"duplicate device name {d.name}"
-            names.add(d.name)
-    return None
 
 
 def _counter_sets(slices: Sequence[ResourceSlice]) -> tuple[CounterSets, str | None]:
@@ -194,15 +206,19 @@ def _counter_sets(slices: Sequence[ResourceSlice]) -> tuple[CounterSets, str | N
 def _bad_consumption(sets: CounterSets, slices: Sequence[ResourceSlice]) -> str | None:
     for s in slices:
         for d in s.devices:
-            for use in d.consumes_counters:
-                counters = sets.get(use.counter_set)
-                if counters is None:
-                    return f"counter set {use.counter_set} not found"
-                for cname in use.counters:
-                    if cname not in counters:
-                        return f"counter {cname} not found in counter set {use.counter_set}"
+            if d.consumes_counters:
+                problem = _bad_use(sets, d)
+                if problem is not None:
+                    return problem
     return None
 
 
-def _has_binding_conditions(pool: Pool) -> bool:
-    return any(d.binding_conditions for s in pool.slices for d in s.devices)
+def _bad_use(sets: CounterSets, d: Device) -> str | None:
+    for use in d.consumes_counters:
+        counters = sets.get(use.counter_set)
+        if counters is None:
+            return f"counter set {use.counter_set} not found"
+        for cname in use.counters:
+            if cname not in counters:
+                return f"counter {cname} not found in counter set {use.counter_set}"
+    return None
