@@ -71,3 +71,31 @@ def test_node_selection_kinds() -> None:
     ]
     assert [p.name for p in _gather(slices, node("node-1", zone="z1"))] == ["all", "per", "sel"]
     assert [p.name for p in _gather(slices, node("node-1", zone="z9"))] == ["all", "per"]
+
+
+def test_the_first_problem_of_an_invalid_pool_is_reported_in_check_order() -> None:
+    bad_use = dev("p", consumesCounters=[{"counterSet": "nope", "counters": {"m": {"value": "1"}}}])
+    sets = [{"name": "cs", "counters": {"m": {"value": "1"}}}]
+
+    def reason(*slices: object) -> str:
+        (pool,) = gather(list(slices), node(), ALL, list(slices))  # type: ignore[arg-type]
+        assert pool.invalid
+        return pool.invalid_reason
+
+    # a bad counter reference comes first in the slices, a duplicate name later: duplicates win
+    assert (
+        reason(
+            slice_("a", [bad_use], count=3),
+            slice_("b", [dev("x"), dev("x")], count=3),
+            slice_("c", [], count=3, sharedCounters=sets),
+        )
+        == "duplicate device name x"
+    )
+    # counter sets are checked before what devices consume
+    assert (
+        reason(slice_("a", [bad_use], count=2), slice_("c", [], count=2, sharedCounters=sets + sets))
+        == "duplicate counter set name cs"
+    )
+    assert reason(slice_("a", [bad_use], count=2), slice_("c", [], count=2, sharedCounters=sets)) == (
+        "counter set nope not found"
+    )
