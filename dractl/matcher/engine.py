@@ -450,7 +450,7 @@ class _Run:
             placer.noted(req, cand, verdict)
             return verdict
 
-        reqs = []
+        reqs: list[list[list[Req]]] = []
         kept = self.a._prepared
         verdicts = self.view.verdicts
         for ci, claim in enumerate(self.claims):
@@ -570,8 +570,9 @@ class _Run:
             out.append(
                 results.build(claim, placer.results[ci], chosen, self.node_name, self.f, stable=self.a.stable)
             )
-            for p in placer.results[ci]:
-                chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
+            if self.rec.enabled:  # the trace's "chosen" lists (finish ignores them otherwise)
+                for p in placer.results[ci]:
+                    chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
         trace = self.rec.finish(self.search.steps, pruned, chosen_ids)
         return self._node_outcome("allocated", results=tuple(out), trace=trace)
 
