@@ -78,13 +78,16 @@ def _caps(device: Device) -> tuple[tuple[str, int, int, str], ...]:
     )
 
 
-def read_print(device: Device, reads: DeviceReads, hide_multi: bool = False) -> Hashable:
+def read_print(
+    device: Device, reads: DeviceReads, hide_multi: bool = False, base: Hashable | None = None
+) -> Hashable:
     """What an expression that reads only ``reads`` of the device (see
     :func:`dractl.cel.program.device_reads`) can observe: equal prints, equal results.
     Always in: the driver (short attribute names resolve against it) and what decides whether
-    the device converts for CEL at all (unknown attributes, version attributes)."""
+    the device converts for CEL at all (unknown attributes, version attributes): ``base``,
+    :func:`convert_print` of the device when the caller has it."""
     try:
-        parts: list[Hashable] = [reads, convert_print(device)]
+        parts: list[Hashable] = [reads, convert_print(device) if base is None else base]
         for r in sorted(reads):
             if r == ("allowMultipleAllocations",):
                 parts.append(None if hide_multi else device.allow_multiple_allocations)
@@ -154,6 +157,7 @@ class SelectorCache:
         self._results: dict[tuple[str, int], bool | str] = {}
         self._prints: dict[tuple[int, bool, int], tuple[Device, int, Device]] = {}
         self._print_ids: dict[Hashable, int] = {}  # print -> small int (cheap cache keys)
+        self._bases: dict[int, tuple[Device, Hashable]] = {}  # id(device) -> its convert_print
         # expression -> (id of its reads, its reads; None: the whole device)
         self._reads: dict[str, tuple[int, DeviceReads | None]] = {}
         self._read_ids: dict[DeviceReads | None, int] = {}
@@ -179,14 +183,18 @@ class SelectorCache:
             return hit[1], hit[2]
         if reads is None:
             key = fingerprint(device, hide)
-        elif reads == _DRIVER_ONLY:
-            try:
-                key = (reads, convert_print(device))
-                hash(key)
-            except TypeError:
-                key = ("id", id(device))
         else:
-            key = read_print(device, reads, hide)
+            known = self._bases.get(id(device))  # shared by every expression on the device
+            if known is None or known[0] is not device:
+                known = self._bases[id(device)] = (device, convert_print(device))
+            if reads == _DRIVER_ONLY:
+                try:
+                    key = (reads, known[1])
+                    hash(key)
+                except TypeError:
+                    key = ("id", id(device))
+            else:
+                key = read_print(device, reads, hide, known[1])
         fp = self._print_ids.setdefault(key, len(self._print_ids))
         seen = (
             replace(device, allow_multiple_allocations=None)
