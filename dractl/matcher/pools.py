@@ -179,8 +179,12 @@ def _build(
                 names.add(d.name)
             if d.binding_conditions:
                 binding = True
-            if partitionable and bad is None and d.consumes_counters:
-                bad = _bad_use(sets, d)
+            if partitionable and bad is None:
+                for use in d.consumes_counters:  # the common, valid case without a call
+                    known = sets.get(use.counter_set)
+                    if known is None or not use.counters.keys() <= known.keys():
+                        bad = _bad_use(sets, d)
+                        break
     problem = duplicate
     if problem is None and partitionable:
         pool.counter_sets = sets
