@@ -93,7 +93,13 @@ def parse_text(
 
 
 def iter_text(
-    text: str, name: str, is_json: bool, source: SourceText, problems: list[InputError]
+    text: str,
+    name: str,
+    is_json: bool,
+    source: SourceText,
+    problems: list[InputError],
+    *,
+    pack_items: bool = False,
 ) -> Iterator[Document]:
     """The documents of ``text`` one at a time (see :func:`parse_text`); the first problem is
     appended to ``problems`` when the stream ends.  ``source`` learns where each document starts
@@ -105,7 +111,7 @@ def iter_text(
         return
     state = Stream([])
     source.starts, source.ends = state.starts, state.ends
-    yield from stream_documents(text, state)
+    yield from stream_documents(text, state, pack_items=pack_items)
     if state.error is not None:
         problems.append(_input_error(state.error, text, name))
 

@@ -367,7 +367,7 @@ def _objects(
     source = SourceText(name, reread if reread is not None else lambda: text)
     source.hold(text)  # positions asked for while the file is read use this copy
     problems: list[InputError] = []
-    documents = iter_text(text, name, name.lower().endswith(".json"), source, problems)
+    documents = iter_text(text, name, name.lower().endswith(".json"), source, problems, pack_items=True)
     try:
         yield from splitter.objects(name, documents, source)
     finally:

@@ -9,7 +9,7 @@ from dractl.errors import InputError, SourcePos
 from dractl.io.documents import LoadedDoc, LoadResult
 from dractl.io.positions import SourceText
 from dractl.io.snapshot_header import SNAPSHOT_API_VERSION, SNAPSHOT_KIND, header_errors
-from dractl.io.yamlparse import Document
+from dractl.io.yamlparse import Document, Packed, unpacked
 from dractl.model.origin import Origin
 
 _TYPE_NAMES = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
@@ -44,6 +44,8 @@ class Splitter:
                 self.result.empty_documents += 1
                 continue
             self.non_empty += 1
+            if type(value) is dict and not is_list(value):
+                _unpack_items(value)  # a mapping with items that is not a List: whole again
             pos = SourcePos(name, index, doc.line)
             if not isinstance(value, dict):
                 what = _TYPE_NAMES.get(type(value), type(value).__name__)
@@ -84,6 +86,7 @@ class Splitter:
             self._error("expected a list of objects", SourcePos(name, index, line, col), "items")
             return
         for i, item in enumerate(items):
+            item = unpacked(item)  # one at a time: a List is never unpacked whole (yamlparse.Packed)
             prefix = f"items[{i}]"
             if not isinstance(item, dict):
                 line, col = source.position(index, None, prefix)
@@ -100,6 +103,12 @@ class Splitter:
                 if path.startswith(prefix) and path[len(prefix) : len(prefix) + 1] in (".", "[")
             )
             yield LoadedDoc(item, Origin(name, index, i), dups, source)
+
+
+def _unpack_items(raw: dict[str, Any]) -> None:
+    items = raw.get("items")
+    if type(items) is list and any(type(i) is Packed for i in items):
+        items[:] = [unpacked(i) for i in items]
 
 
 def is_snapshot(raw: dict[str, Any]) -> bool:

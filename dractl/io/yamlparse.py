@@ -23,6 +23,8 @@ always strings (``1:`` becomes ``"1"``), as after Kubernetes' YAML-to-JSON step.
 from __future__ import annotations
 
 import gc
+import marshal
+import zlib
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,12 +82,14 @@ def parse_stream(text: str) -> Stream:
     return state
 
 
-def stream_documents(text: str, state: Stream) -> Iterator[Document]:
+def stream_documents(text: str, state: Stream, *, pack_items: bool = False) -> Iterator[Document]:
     """The documents of ``text`` one at a time, each as soon as it is closed: only the document
     being built is in memory (plus what the caller keeps).  ``state`` receives the document
     starts and ends as they are read and, at the end, the first syntax or safety error (if any:
-    the documents before it have been yielded)."""
-    builder = _Builder(text)
+    the documents before it have been yielded).  ``pack_items``: the objects of a top-level
+    ``items`` list (a ``kind: List``) are kept as :class:`Packed` while the rest is read (a List
+    is one document: unpacked, it would be in memory whole); the caller unpacks them."""
+    builder = _Builder(text, pack_items)
     builder.starts, builder.ends = state.starts, state.ends
     events = builder.documents()
     try:
@@ -121,7 +125,9 @@ class _Builder:
     nodes: int
     expanded: int
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, pack: bool = False) -> None:
+        self.pack = pack
+        self.pack_into: list[Any] | None = None
         self.parser = _Parser(text)
         self.text = text
         self.starts: list[tuple[int, int, int]] = []
@@ -226,7 +232,10 @@ class _Builder:
                     and len(self.stack) < MAX_DEPTH
                 ):
                     self.stack.append((cur, self.key, None))
-                    self.cur = {} if kind is map_ev else []
+                    if len(self.stack) == 2 and self.pack and kind is seq_ev and self.key[0] == "items":
+                        self.cur = self.pack_into = []  # a kind: List's items: packed as they close
+                    else:
+                        self.cur = {} if kind is map_ev else []
                     self.key = None
                 else:
                     self._open(event, kind is map_ev)
@@ -237,7 +246,7 @@ class _Builder:
                     parent, pending = top[0], top[1]
                     if type(parent) is list:
                         stack.pop()
-                        parent.append(self.cur)
+                        parent.append(pack(self.cur) if parent is self.pack_into else self.cur)
                         self.cur = parent
                         self.nodes += 1
                         continue
@@ -281,6 +290,7 @@ class _Builder:
         self.merges = {}
         self.nodes = 0
         self.expanded = 0
+        self.pack_into = None
 
     def _scalar(self, event: Any) -> Any:
         tag = event.tag
@@ -411,6 +421,30 @@ class _Builder:
         for source in sources:  # earlier sources win, explicit keys win over all
             for k, v in source.items():
                 mapping.setdefault(k, v)
+
+
+class Packed:
+    """A finished mapping or list, compressed (marshal + zlib: about a seventh of its text)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def unpack(self) -> Any:
+        return marshal.loads(zlib.decompress(self.data))
+
+
+def pack(value: Any) -> Any:
+    """``value`` as :class:`Packed` (itself when it is not plain data)."""
+    try:
+        return Packed(zlib.compress(marshal.dumps(value), 1))
+    except ValueError:
+        return value
+
+
+def unpacked(value: Any) -> Any:
+    return value.unpack() if type(value) is Packed else value
 
 
 def _height(value: Any, memo: dict[int, int]) -> int:

@@ -165,3 +165,33 @@ def test_header_of_big_files(tmp_path: Path, text: str) -> None:
     f.write_text(text)
     assert f.stat().st_size > SNIFF
     assert DocStream([str(f)]).header() == load_paths([str(f)]).snapshot_header
+
+
+LIST = (
+    "apiVersion: v1\nkind: List\nitems:\n"
+    "- {kind: A, metadata: {name: a}, spec: &s {x: [1, 2.5, true, null, 'é']}}\n"
+    "- {kind: B, metadata: {name: b}, spec: *s}\n"
+    "- kind: C\n  metadata: {name: c}\n  spec: {<<: *s, y: 1}\n"
+    "- kind: D\n  metadata: {name: d, name: again}\n  big: " + str(2**70) + "\n"
+    "- 7\n"
+    "- [nested, list]\n"
+)
+
+
+def test_list_items_are_packed_while_the_document_is_read() -> None:
+    from dractl.io.yamlparse import Packed, Stream, parse_stream, stream_documents, unpacked
+
+    (packed_doc,) = list(stream_documents(LIST, Stream([]), pack_items=True))
+    items = packed_doc.value["items"]
+    assert [type(i) is Packed for i in items] == [True, True, True, True, False, True]  # (7: a scalar)
+    (plain,) = parse_stream(LIST).documents
+    assert [unpacked(i) for i in items] == plain.value["items"]
+    assert packed_doc.duplicate_keys == plain.duplicate_keys
+
+
+def test_a_packed_list_loads_like_a_plain_one(tmp_path: Path) -> None:
+    f = tmp_path / "list.yaml"
+    f.write_text(LIST + "---\nkind: Thing\nitems:\n- {a: 1}\n- {b: [2]}\n")
+    assert _streamed([str(f)]) == _summary(load_paths([str(f)]))
+    not_a_list = [d for d in DocStream([str(f)]) if d.kind == "Thing"]
+    assert not_a_list[0].raw["items"] == [{"a": 1}, {"b": [2]}]
