@@ -77,7 +77,8 @@ def list_items(
             )
         for item in items:
             if isinstance(item, dict):
-                result.items.append({"apiVersion": api_version, "kind": resource.kind, **item})
+                # the resource listed says what the items are (an item's own kind cannot override it)
+                result.items.append({**item, "apiVersion": api_version, "kind": resource.kind})
         meta: dict[str, Any] = page["metadata"] if isinstance(page.get("metadata"), dict) else {}
         result.pages += 1
         result.resource_version = str(meta.get("resourceVersion") or result.resource_version)

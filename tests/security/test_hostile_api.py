@@ -3,6 +3,7 @@ JSON, a list that is not a list) is a one-line cluster error (exit 3), never an 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -32,3 +33,25 @@ def test_undecodable_list_is_a_cluster_error(
     assert result.exit_code == 3, result.stderr
     errors = [line for line in result.stderr.splitlines() if line.startswith("dractl: error:")]
     assert len(errors) == 1 and "resourceslices" in errors[0] and "internal error" not in result.stderr
+
+
+@pytest.mark.parametrize("view", [["snapshot", "-A"], ["availability", "-o", "json"], ["health"]])
+def test_an_item_cannot_say_it_is_another_kind(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer, view: list[str], tmp_path: Path
+) -> None:
+    """Found by the fuzz campaign: an item carrying its own kind (here with a U+2028) made the
+    snapshot writer raise (exit 70).  The resource listed decides what its items are."""
+    body = json.dumps(
+        {
+            "kind": "ResourceSliceList",
+            "items": [{"metadata": {"name": "x"}, "kind": "Evil\u2028", "apiVersion": "v0"}],
+        }
+    ).encode()
+    apiserver.faults.append(Fault(r"/resourceslices$", times=100, body=body))
+    out = tmp_path / "s.yaml"
+    extra = ["--file", str(out)] if view[0] == "snapshot" else []
+    result = run_cli([*view, *extra, "--request-timeout", "5s"])
+    assert result.exit_code in (0, 1, 3), result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    if view[0] == "snapshot":
+        assert result.exit_code == 0 and "Evil" not in out.read_text()
