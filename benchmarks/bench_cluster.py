@@ -363,7 +363,10 @@ def timed(owner, name, phase):
             acc[phase] = (w + n[0] - t[0], c + n[1] - t[1])
     setattr(owner, name, wrapper)
 timed(transport.Transport, "get", "transfer")
-timed(lists.json, "loads", "decode")
+if hasattr(lists, "json_loads"):  # pages decoded through transport.json_loads
+    timed(lists, "json_loads", "decode")
+else:
+    timed(lists.json, "loads", "decode")
 timed(source.ClusterSource, "load_raw", "read")
 timed(source.ClusterSource, "load", "load")
 timed(dractl.inventory.availability, "availability", "engine")
