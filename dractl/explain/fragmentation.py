@@ -16,8 +16,8 @@ the allocator itself for the largest block a node can still give:
   below the request's minimum;
 - ``tainted``: matching free devices behind a taint the claim does not tolerate.
 
-The best-fit placement score (:func:`placement_score`) is explain's ``--best-fit``
-score, evaluated on one node's allocation against the simulation's state.
+The best-fit placement score is :meth:`Simulation.placement_score
+<dractl.explain.simulation.Simulation.placement_score>`.
 """
 
 from __future__ import annotations
@@ -30,11 +30,10 @@ from typing import TYPE_CHECKING, Any
 from dractl.explain import scoring
 from dractl.explain.capacity_report import Stranded
 from dractl.explain.report import NodeExplanation
-from dractl.matcher.api import NodeOutcome
 from dractl.model import objects as o
 
 if TYPE_CHECKING:
-    from dractl.explain.capacity import Simulation
+    from dractl.explain.simulation import Simulation
 
 
 def fragmentation(sim: Simulation) -> tuple[Stranded, ...]:
@@ -336,21 +335,6 @@ def partly_consumed(sim: Simulation) -> Stranded | None:
 
 
 # --------------------------------------------------------------------------- best fit
-
-
-def placement_score(sim: Simulation, node: str, outcome: NodeOutcome) -> scoring.Score:
-    """explain's best-fit score (:mod:`dractl.explain.scoring`) of the allocation in
-    ``outcome`` on ``node``, against the simulation's state (lower is better)."""
-    chosen = {r.device_id for res in outcome.results for r in res.results if not r.admin_access}
-    slices = sim.allocator.on_node.get(node, []) + sim.allocator.shared
-    devices = {d.id: d for s in slices for d in s.devices}
-    return scoring.score(
-        slices,
-        devices,
-        sim.allocator.state.allocated_ids,
-        chosen,
-        scoring.match_attributes(_shape_claims(sim)),
-    )
 
 
 def node_summary(ne: NodeExplanation) -> str:
