@@ -301,6 +301,14 @@ class Simulation:
         return claims
 
     def _commit(self, k: int, name: str, claims: list[o.ResourceClaim], outcome: NodeOutcome) -> None:
+        local = self._local.get(name, set())
+        before = self.allocator.state.allocated_ids
+        newly = {
+            r.device_id
+            for res in outcome.results
+            for r in res.results
+            if r.device_id in local and r.device_id not in before
+        }
         self.allocator.commit(outcome.results)
         pod = self.shape.pod_copy(k)
         consumer = (o.ResourceClaimConsumerReference("pods", pod.meta.name, pod.meta.uid),) if pod else ()
@@ -315,9 +323,8 @@ class Simulation:
         for key, c in self.shared_now.items():
             if c.allocation is not None and pod is not None and key not in {x.meta.key for x in claims}:
                 self.shared_now[key] = replace(c, reserved_for=(*c.reserved_for, *consumer))
-        local = self._local.get(name, set())
-        busy = self.allocator.state.allocated_ids
-        self._free[name] = sum(1 for d in local if d not in busy)
+        busy = self.allocator.state.allocated_ids  # after commit (admin access never counts)
+        self._free[name] -= sum(1 for d in newly if d in busy)
         self._push(name)
         self.placements.append(Placement(k, name, tuple(devices)))
 

@@ -344,3 +344,44 @@ def test_admin_access_copies_never_use_up_devices() -> None:
     w = three_nodes()
     r = run(w, files(ask(adminAccess=True)), max_copies=25)
     assert r.copies == 25 and r.limited  # admin access does not make a device allocated
+
+
+def _free_recount(sim: Any) -> dict[str, int]:
+    busy = sim.allocator.state.allocated_ids
+    return {n: sum(1 for d in ids if d not in busy) for n, ids in sim._local.items()}
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["gpus", "mig", "shares", "admin", "fabric"],
+)
+def test_free_devices_kept_by_each_commit_equal_a_recount(case: str) -> None:
+    """The per-node free count (what --order most-free|least-free sorts by, and the report's
+    freeDevices) is updated from each placement's devices: it must equal counting afresh."""
+    from dractl.explain.simulation import Simulation
+
+    features = Features.for_version("1.37")
+    if case == "gpus":
+        w, c = three_nodes(held("busy", "a", ["a-gpu0"])), ask(count=2)
+    elif case == "mig":
+        w, c = _mig_world(["mig-0"]), _cls(ask(), "mig")
+    elif case == "shares":
+        dev = {
+            "name": "big",
+            "allowMultipleAllocations": True,
+            "capacity": {"memory": {"value": "40Gi", "requestPolicy": {"default": "10Gi"}}},
+        }
+        w, c = world(GPU, node("n"), slice_("s", "n", [dev, *gpus("n", 1)])), ask()
+        features = Features.parse("DRAConsumableCapacity=true", features)
+    elif case == "admin":
+        w, c = three_nodes(), ask(adminAccess=True)
+    else:
+        shared = slice_("f", "a", gpus("f", 2))
+        w, c = world(GPU, node("a"), node("b"), shared, slice_("b", "b", gpus("b", 2))), ask()
+    for order in ("name", "most-free", "least-free"):
+        opts = CapacityOptions(features=features, kube_version="1.37", order=order, max_copies=12)
+        w2, target = resolve(w, files(c), WhatIf(), features)
+        sim = Simulation(w2, Shape.of(w2, target), opts, best_fit=False)
+        placed = sim.run()
+        assert placed, (case, order)
+        assert {n: sim.free_devices(n) for n in sim._local} == _free_recount(sim), (case, order)
