@@ -49,9 +49,28 @@ def _string_text(s: str) -> str:
         return json.dumps(s)
     try:
         text: str = yaml.dump(s, Dumper=_Dumper, default_style='"', width=2**30, allow_unicode=True)
-    except UnicodeEncodeError:  # a lone surrogate: JSON's \uXXXX escape reads back the same
-        return json.dumps(s)
+    except UnicodeEncodeError:  # a lone surrogate: escape every character (see _escaped)
+        return _escaped(s)
     return text.removesuffix("\n").removesuffix("...").rstrip("\n")
+
+
+def _escaped(s: str) -> str:
+    """``s`` as an ASCII double-quoted YAML scalar: a character outside the BMP as one
+    ``\\UXXXXXXXX`` (JSON's surrogate pairs would read back as two lone surrogates), every
+    other non-printable or non-ASCII one, lone surrogates included, as ``\\uXXXX``."""
+    out = ['"']
+    for ch in s:
+        code = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif 0x20 <= code < 0x7F:
+            out.append(ch)
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)
 
 
 def _scalar(value: Any) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gc
 import marshal
+import re
 import zlib
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
@@ -39,6 +40,10 @@ ALIAS_BASE = 100_000  # expanded nodes always allowed through aliases, per docum
 ALIAS_RATIO = 10  # ...and beyond that, at most this many times the document's own nodes
 
 _Parser: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# libyaml refuses a double-quoted escape of a UTF-16 surrogate ("\ud800"), which PyYAML's own
+# parser reads (as a lone surrogate, as JSON's decoder does): a file that may hold one is
+# parsed by the pure-Python parser, so such a string reads the same from YAML as from JSON.
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89a-fA-F]|U0000[dD][89a-fA-F])")
 _MAP_TAGS = frozenset({None, "!", "tag:yaml.org,2002:map"})
 _SEQ_TAGS = frozenset({None, "!", "tag:yaml.org,2002:seq"})
 
@@ -128,7 +133,8 @@ class _Builder:
     def __init__(self, text: str, pack: bool = False) -> None:
         self.pack = pack
         self.pack_into: list[Any] | None = None
-        self.parser = _Parser(text)
+        parser = yaml.SafeLoader if _SURROGATE_ESCAPE.search(text) else _Parser
+        self.parser = parser(text)
         self.text = text
         self.starts: list[tuple[int, int, int]] = []
         self.ends: list[int] = []

@@ -149,6 +149,21 @@ def test_json_snapshot_holds_the_same_documents(tmp_path: Path) -> None:
         write_snapshot(inputs, fmt="xml", **args)
 
 
+@pytest.mark.parametrize("text", ["\ud800", "a\udfffb", "\U0001f600\udc00"])
+def test_a_lone_surrogate_reads_back_from_yaml_as_from_json(tmp_path: Path, text: str) -> None:
+    """A hostile API response can carry a JSON \\ud800 escape; both snapshot formats must read
+    it back (libyaml refuses the escape, so such a file takes PyYAML's own parser)."""
+    node = copy.deepcopy(NODE)
+    node["metadata"]["labels"] = {"odd": text}
+    args: dict[str, Any] = {"server_version": "v1.36.1", "feature_gates": {}, "time": None}
+    (tmp_path / "s.json").write_text(write_snapshot([node, SLICE], fmt="json", **args))
+    (tmp_path / "s.yaml").write_text(write_snapshot([node, SLICE], **args))
+    from_json, from_yaml = read_snapshot(str(tmp_path / "s.json")), read_snapshot(str(tmp_path / "s.yaml"))
+    assert from_json.errors == from_yaml.errors == []
+    assert [d.raw for d in from_yaml.docs] == [d.raw for d in from_json.docs]
+    assert from_yaml.docs[1].raw["metadata"]["labels"] == {"odd": text}
+
+
 def test_snapshot_format_follows_the_file_name() -> None:
     from dractl.io.snapshot import snapshot_format
 
