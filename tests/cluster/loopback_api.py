@@ -101,6 +101,18 @@ REASONS = {
 # ----------------------------------------------------------------------------- authorization
 
 
+# The resources dractl reads (deploy/rbac.yaml grants exactly these).
+WORLD_RESOURCES = (
+    "deviceclasses",
+    "devicetaintrules",
+    "nodes",
+    "pods",
+    "resourceclaims",
+    "resourceclaimtemplates",
+    "resourceslices",
+)
+
+
 @dataclass
 class Policy:
     """Who may do what: ``rules`` are ``(verbs, resources, namespaces)`` sets, ``"*"`` for any;
@@ -113,6 +125,14 @@ class Policy:
     @classmethod
     def admin(cls) -> Policy:
         return cls("admin", [(frozenset({"*"}), frozenset({"*"}), frozenset({"*"}))])
+
+    @classmethod
+    def reads_all_but(
+        cls, *denied: str, user: str = "ops", verbs: frozenset[str] = frozenset({"list", "get"})
+    ) -> Policy:
+        """``verbs`` on every resource dractl reads, in every namespace, except ``denied``."""
+        readable = frozenset(WORLD_RESOURCES) - set(denied)
+        return cls(user, [(verbs, readable, frozenset({"*"}))])
 
     @classmethod
     def namespace_only(cls, namespace: str, user: str = "team-user") -> Policy:

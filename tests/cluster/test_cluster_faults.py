@@ -110,25 +110,7 @@ def test_forbidden_cluster_read_names_verb_resource_and_scope(
 ) -> None:
     apiserver.add_token(
         "no-slices",
-        Policy(
-            "ops",
-            [
-                (
-                    frozenset({"list", "get"}),
-                    frozenset(
-                        {
-                            "deviceclasses",
-                            "devicetaintrules",
-                            "nodes",
-                            "resourceclaims",
-                            "resourceclaimtemplates",
-                            "pods",
-                        }
-                    ),
-                    frozenset({"*"}),
-                )
-            ],
-        ),
+        Policy.reads_all_but("resourceslices"),
     )
     kc = apiserver.kubeconfig(tmp_path / "kc", "no-slices")
     with pytest.raises(ClusterError) as err:
@@ -144,25 +126,7 @@ def test_partial_reads_what_it_can_and_names_what_is_missing(
 ) -> None:
     apiserver.add_token(
         "no-slices",
-        Policy(
-            "ops",
-            [
-                (
-                    frozenset({"list", "get"}),
-                    frozenset(
-                        {
-                            "deviceclasses",
-                            "devicetaintrules",
-                            "nodes",
-                            "resourceclaims",
-                            "resourceclaimtemplates",
-                            "pods",
-                        }
-                    ),
-                    frozenset({"*"}),
-                )
-            ],
-        ),
+        Policy.reads_all_but("resourceslices"),
     )
     warnings: list[str] = []
     src, world = _load(

@@ -66,25 +66,7 @@ def test_forbidden_is_exit_3_and_prints_no_table(
 ) -> None:
     apiserver.add_token(
         "no-slices",
-        Policy(
-            "ops",
-            [
-                (
-                    frozenset({"list", "get"}),
-                    frozenset(
-                        {
-                            "deviceclasses",
-                            "devicetaintrules",
-                            "nodes",
-                            "resourceclaims",
-                            "resourceclaimtemplates",
-                            "pods",
-                        }
-                    ),
-                    frozenset({"*"}),
-                )
-            ],
-        ),
+        Policy.reads_all_but("resourceslices"),
     )
     monkeypatch.setenv("KUBECONFIG", str(apiserver.kubeconfig(tmp_path / "kc", "no-slices")))
     result = run_cli(["availability"])

@@ -33,8 +33,7 @@ def _fast_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def no_slices(apiserver: LoopbackApiServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reads = frozenset({"list", "get", "watch"})
-    kinds = {"deviceclasses", "devicetaintrules", "nodes", "resourceclaims", "resourceclaimtemplates", "pods"}
-    apiserver.add_token("no-slices", Policy("ops", [(reads, frozenset(kinds), frozenset({"*"}))]))
+    apiserver.add_token("no-slices", Policy.reads_all_but("resourceslices", verbs=reads))
     monkeypatch.setenv("KUBECONFIG", str(apiserver.kubeconfig(tmp_path / "kc", "no-slices")))
 
 
