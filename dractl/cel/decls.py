@@ -12,6 +12,20 @@ from functools import cache
 
 from dractl.cel.types import Type, parse_sig
 
+# The timestamp accessors of the CEL standard library (each also takes a time zone string).
+TIME_ACCESSORS = (
+    "getFullYear",
+    "getMonth",
+    "getDayOfYear",
+    "getDayOfMonth",
+    "getDate",
+    "getDayOfWeek",
+    "getHours",
+    "getMinutes",
+    "getSeconds",
+    "getMilliseconds",
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Overload:
@@ -126,18 +140,7 @@ def _rows() -> list[tuple[str, str, bool, list[str], str]]:
     g("matches", "matches", ["string", "string"], "bool")
     m("matches", "matches_string", ["string", "string"], "bool")
     # -- time accessors
-    for fn in (
-        "getFullYear",
-        "getMonth",
-        "getDayOfYear",
-        "getDayOfMonth",
-        "getDate",
-        "getDayOfWeek",
-        "getHours",
-        "getMinutes",
-        "getSeconds",
-        "getMilliseconds",
-    ):
+    for fn in TIME_ACCESSORS:
         m(fn, f"timestamp_to_{fn}", ["timestamp"], "int")
         m(fn, f"timestamp_to_{fn}_with_tz", ["timestamp", "string"], "int")
     for fn in ("getHours", "getMinutes", "getSeconds", "getMilliseconds"):

@@ -10,6 +10,7 @@ from typing import Any
 from dractl.cel import extlib as X
 from dractl.cel import formatting as F
 from dractl.cel import stdlib as S
+from dractl.cel.decls import TIME_ACCESSORS
 from dractl.cel.lib import format as LF
 from dractl.cel.lib import net as LN
 from dractl.cel.lib import ordering as LO
@@ -126,18 +127,7 @@ for _fn in (
     _FUNCS[_fn] = (lambda f: lambda v: LN.ip_prop(f, v))(_fn)
 for _fn in ("masked", "prefixLength"):
     _FUNCS[_fn] = (lambda f: lambda v: LN.cidr_prop(f, v))(_fn)
-for _fn in (
-    "getFullYear",
-    "getMonth",
-    "getDayOfYear",
-    "getDayOfMonth",
-    "getDate",
-    "getDayOfWeek",
-    "getHours",
-    "getMinutes",
-    "getSeconds",
-    "getMilliseconds",
-):
+for _fn in TIME_ACCESSORS:
     _FUNCS[_fn] = (lambda f: lambda v, *tz: S.time_part(f, v, *tz))(_fn)
 for _fn in LF.FORMAT_NAMES:
     _FUNCS[f"format.{_fn}"] = (lambda f: lambda: LF.named_format(f))(_fn)
