@@ -346,7 +346,7 @@ _PHASES = r"""
 import io, json, sys, time
 clock = lambda: (time.perf_counter(), time.process_time())
 t0 = clock()
-import kubernetes.client.api_client, kubernetes.config.kube_config  # noqa
+import dractl.cluster.client; dractl.cluster.client.load()  # the kubernetes client, as dractl imports it
 import dractl.cli.app, dractl.cluster.source, dractl.inventory.availability, dractl.inventory.health  # noqa
 import dractl.io.snapshot, dractl.render.inventory, dractl.cluster.snapshot  # noqa
 from dractl.cluster import lists, transport, source

@@ -101,9 +101,9 @@ def connect(opts: ClusterOptions) -> Connection:
     Raises InputError for a kubeconfig that can't be read (exit 2) and ClusterError when
     there is nothing to connect with, the context does not exist, or authentication set-up
     (an exec or OIDC plugin) fails (exit 3)."""
-    from kubernetes.client.configuration import Configuration
+    from dractl.cluster.client import load
 
-    configuration = Configuration()
+    configuration = load().Configuration()
     configuration.retries = False  # dractl retries itself, within --request-timeout
     paths = kubeconfig_paths(opts)
     if not paths:
@@ -125,8 +125,14 @@ def connect(opts: ClusterOptions) -> Connection:
 
 
 def _from_files(configuration: Any, paths: list[str], opts: ClusterOptions) -> Connection:
-    from kubernetes.config.config_exception import ConfigException
-    from kubernetes.config.kube_config import KubeConfigLoader, KubeConfigMerger
+    from dractl.cluster.client import load
+
+    client = load()
+    ConfigException, KubeConfigLoader, KubeConfigMerger = (
+        client.ConfigException,
+        client.KubeConfigLoader,
+        client.KubeConfigMerger,
+    )
 
     for path in paths:  # clear one-line errors before the client's own parser sees them
         if not _is_mapping(path):
@@ -176,8 +182,10 @@ def _from_files(configuration: Any, paths: list[str], opts: ClusterOptions) -> C
 
 
 def _in_cluster(configuration: Any, opts: ClusterOptions) -> Connection:
-    from kubernetes.config.config_exception import ConfigException
-    from kubernetes.config.incluster_config import InClusterConfigLoader
+    from dractl.cluster.client import load
+
+    client = load()
+    ConfigException, InClusterConfigLoader = client.ConfigException, client.InClusterConfigLoader
 
     try:
         InClusterConfigLoader(

@@ -68,7 +68,7 @@ class Transport:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        from kubernetes.client.api_client import ApiClient
+        from dractl.cluster.client import load
 
         self.conn = conn
         self.timeout = timeout
@@ -76,7 +76,7 @@ class Transport:
         self.max_attempts = max_attempts
         self._sleep = sleep
         self._clock = clock
-        self._api = ApiClient(conn.configuration)
+        self._api = load().ApiClient(conn.configuration)
         self.requests = 0  # counted, for tests and the benchmark
 
     def close(self) -> None:

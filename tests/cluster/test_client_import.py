@@ -1,0 +1,103 @@
+"""dractl imports the four kubernetes client modules it uses, not the package's ~1,500
+generated modules; the rest of the client still works in the same process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+
+def _run(code: str) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120, check=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_load_imports_only_what_dractl_uses() -> None:
+    got = _run(
+        """
+        import json, sys
+        from dractl.cluster import client
+        c = client.load()
+        cfg = c.Configuration()
+        api = c.ApiClient(cfg)
+        mods = [m for m in sys.modules if m.startswith("kubernetes")]
+        print(json.dumps({
+            "count": len(mods),
+            "models": [m for m in mods if m.startswith("kubernetes.client.models.")],
+            "apis": [m for m in mods if m.startswith("kubernetes.client.api.")],
+            "watch": "kubernetes.watch" in sys.modules,
+            "rest": type(api.rest_client).__module__,
+            "loader": c.KubeConfigLoader.__module__,
+        }))
+        """
+    )
+    assert got["models"] == [] and got["apis"] == [] and got["watch"] is False
+    assert isinstance(got["count"], int) and got["count"] < 40
+    assert got["rest"] == "kubernetes.client.rest"
+    assert got["loader"] == "kubernetes.config.kube_config"
+
+
+def test_the_rest_of_the_client_still_works_afterwards() -> None:
+    got = _run(
+        """
+        import json
+        from dractl.cluster import client
+        c = client.load()
+        import kubernetes
+        import kubernetes.client as kc
+        from kubernetes.utils import create_from_yaml
+        from kubernetes.client import CoreV1Api, V1Pod
+        print(json.dumps({
+            "version": kubernetes.__version__,
+            "watch": kubernetes.watch.Watch.__name__,
+            "core": CoreV1Api.__name__,
+            "pod": kc.models.V1Pod is V1Pod,
+            "same": kc.ApiClient is c.ApiClient and kc.Configuration is c.Configuration,
+            "create_from_yaml": callable(create_from_yaml) and not hasattr(create_from_yaml, "__path__")
+            and type(create_from_yaml).__name__ == "function",
+        }))
+        """
+    )
+    assert got == {
+        "version": got["version"],
+        "watch": "Watch",
+        "core": "CoreV1Api",
+        "pod": True,
+        "same": True,
+        "create_from_yaml": True,
+    }
+    assert isinstance(got["version"], str) and got["version"][0].isdigit()
+
+
+def test_an_already_imported_client_is_used_as_is() -> None:
+    got = _run(
+        """
+        import json
+        import kubernetes.client
+        from dractl.cluster import client
+        c = client.load()
+        print(json.dumps({"same": c.ApiClient is kubernetes.client.ApiClient}))
+        """
+    )
+    assert got == {"same": True}
+
+
+@pytest.mark.parametrize("name", ["__wrapped__", "__reduce_ex__x"])
+def test_probing_dunders_does_not_complete_the_package(name: str) -> None:
+    got = _run(
+        f"""
+        import json, sys
+        from dractl.cluster import client
+        client.load()
+        import kubernetes
+        print(json.dumps({{"has": hasattr(kubernetes, {name!r}),
+                          "models": "kubernetes.client.models.v1_pod" in sys.modules}}))
+        """
+    )
+    assert got == {"has": False, "models": False}
