@@ -163,4 +163,49 @@ def test_krew_manifest() -> None:
         assert any(f["from"] == "kubectl-dra" for f in platform["files"])
     launcher = REPO / "deploy" / "krew" / "kubectl-dra"
     assert launcher.stat().st_mode & stat.S_IXUSR
+    assert (REPO / "LICENSE").read_text().lstrip().startswith("Apache License")
     assert subprocess.run(["sh", "-n", str(launcher)]).returncode == 0
+
+
+def test_krew_sha256_is_the_digest_of_the_archive_this_tree_builds(tmp_path: Path) -> None:
+    import hashlib
+    import zipfile
+
+    out = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "krew_archive.py"), "--check", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    (archive,) = tmp_path.glob("kubectl-dra-v*.zip")
+    manifest = yaml.safe_load((REPO / "deploy" / "krew" / "dra.yaml").read_text())
+    (platform,) = manifest["spec"]["platforms"]
+    assert platform["sha256"] == hashlib.sha256(archive.read_bytes()).hexdigest()
+    assert platform["uri"].endswith("/" + archive.name)
+    with zipfile.ZipFile(archive) as zf:
+        members = {i.filename: i for i in zf.infolist()}
+        assert set(members) == {f["from"] for f in platform["files"]}
+        assert (members["kubectl-dra"].external_attr >> 16) & 0o777 == 0o755
+        assert zf.read("kubectl-dra") == (REPO / "deploy" / "krew" / "kubectl-dra").read_bytes()
+    # Reproducible: a second build is the same bytes.
+    again = tmp_path / "again"
+    script = [sys.executable, str(REPO / "scripts" / "krew_archive.py")]
+    subprocess.run([*script, "--check", "--out", str(again)], check=True, capture_output=True, timeout=60)
+    assert (again / archive.name).read_bytes() == archive.read_bytes()
+    # A manifest whose digest is not the archive's fails the check, and is mended without it.
+    stale = tmp_path / "dra.yaml"
+    stale.write_text(
+        (REPO / "deploy" / "krew" / "dra.yaml").read_text().replace(platform["sha256"], "0" * 64)
+    )
+    bad = subprocess.run(
+        [*script, "--check", "--manifest", str(stale), "--out", str(again)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 1 and "do not match" in bad.stderr
+    subprocess.run(
+        [*script, "--manifest", str(stale), "--out", str(again)], check=True, capture_output=True, timeout=60
+    )
+    assert yaml.safe_load(stale.read_text())["spec"]["platforms"][0]["sha256"] == platform["sha256"]
