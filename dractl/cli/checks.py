@@ -61,6 +61,18 @@ ClusterContextOpt = Annotated[
     ),
 ]
 
+ContextNamespaceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "-n",
+        "--namespace",
+        metavar="NAME",
+        show_default=False,
+        help="With the cluster as context: read its claims and templates in this namespace only "
+        "[default: every namespace, else the context's namespace where listing all is denied].",
+    ),
+]
+
 # Every flag of a validation command: (Annotated alias, default), in --help order.
 FLAG_OPTIONS: Mapping[str, tuple[Any, Any]] = {
     "paths": (PathsArg, None),
@@ -68,6 +80,7 @@ FLAG_OPTIONS: Mapping[str, tuple[Any, Any]] = {
     "cluster": (ClusterContextOpt, False),
     "kubeconfig": (KubeconfigOpt, None),
     "kube_context": (ContextOpt, None),
+    "namespace": (ContextNamespaceOpt, None),
     "request_timeout": (RequestTimeoutOpt, None),
     "kube_version": (KubeVersionOpt, None),
     "feature_gates": (FeatureGatesOpt, None),
@@ -87,7 +100,9 @@ FLAG_OPTIONS: Mapping[str, tuple[Any, Any]] = {
 }
 ALL_FLAGS = frozenset(FLAG_OPTIONS)
 # The live cluster as context (like --snapshot); opt-in, so that a plain run never reads the network.
-CLUSTER_FLAGS = frozenset({"cluster", "kubeconfig", "kube_context", "request_timeout"})
+CLUSTER_FLAGS = frozenset({"cluster", "kubeconfig", "kube_context", "namespace", "request_timeout"})
+# Formats read by a person at a terminal: only these show the progress line of a cluster read.
+TEXT_OUTPUTS = frozenset({"table", "wide"})
 MISSING_PATH = "missing PATH (a file, a directory, or '-' for stdin)"
 
 
@@ -103,6 +118,7 @@ class ValidationFlags:
     cluster: bool = False
     kubeconfig: str | None = None
     kube_context: str | None = None
+    namespace: str | None = None
     request_timeout: str | None = None
     kube_version: str | None = None
     feature_gates: str | None = None
@@ -264,21 +280,27 @@ def cluster_context(env: CliEnv, command: str, flags: ValidationFlags) -> Any:
     without ``--cluster``/``--context``/``--kubeconfig``.  UsageError with ``--snapshot`` (one
     context at a time) or ``--request-timeout`` alone; ClusterError (exit 3) as context_docs."""
     if not flags.uses_cluster():
-        if flags.request_timeout is not None:
-            raise UsageError("--request-timeout needs --cluster (or --context/--kubeconfig)", command)
+        for flag, value in (("--request-timeout", flags.request_timeout), ("--namespace", flags.namespace)):
+            if value is not None:
+                raise UsageError(f"{flag} needs --cluster (or --context/--kubeconfig)", command)
         return None
     if flags.snapshot is not None:
         raise UsageError("--snapshot and --cluster/--context/--kubeconfig exclude each other", command)
-    from dractl.cli.cluster_options import cluster_options
+    from dractl.cli.cluster_options import cluster_options, progress_reporter
     from dractl.cluster.context import context_docs
 
     opts = cluster_options(
         kubeconfig=flags.kubeconfig,
         context=flags.kube_context,
+        namespace=flags.namespace,
+        all_namespaces=flags.namespace is None,
         request_timeout=flags.request_timeout,
         command=command,
     )
-    return context_docs(opts, warn=lambda message: env.warn(f"{command}: cluster context: {message}"))
+    with progress_reporter(env, enabled=flags.output in TEXT_OUTPUTS) as progress:
+        return context_docs(
+            opts, warn=lambda message: env.warn(f"{command}: cluster context: {message}"), progress=progress
+        )
 
 
 def explain_rule(env: CliEnv, rule: str, command: str) -> None:

@@ -24,6 +24,10 @@ Examples:
   dractl lint claims/ --context prod
 
 \b
+  # Pods of team-a against that namespace's claims and templates only
+  dractl lint team-a/ --cluster -n team-a
+
+\b
   # CI: fail on warnings too, annotate the pull request
   dractl lint --strict -o github deploy/
 

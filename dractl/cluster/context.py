@@ -21,8 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dractl.cluster.lists import Progress
 from dractl.cluster.options import ClusterOptions
-from dractl.cluster.resources import Resource
+from dractl.cluster.resources import RESOURCES, Resource
 from dractl.cluster.source import ClusterSource
 from dractl.errors import ClusterError
 from dractl.io.documents import LoadedDoc
@@ -58,20 +59,39 @@ class ClusterContext:
 
 
 class _ContextSource(ClusterSource):
-    """A ClusterSource that leaves out every denied read (403), cluster-scoped or namespaced."""
+    """A ClusterSource that leaves out every denied read (403), cluster-scoped or namespaced.
+    With ``all_namespaces`` and no ``namespace``, a denied cluster-wide read of claims or
+    templates falls back to the kubeconfig context's namespace (reported as missing the others)."""
 
     def _tolerated(self, error: ClusterError, resource: Resource) -> bool:
         return error.code == 403 or super()._tolerated(error, resource)
 
+    def _namespaced(self, kind: str, field_selector: str | None = None) -> list[dict[str, Any]]:
+        if not self.opts.all_namespaces or self.opts.namespace or self.connection is None:
+            return super()._namespaced(kind, field_selector)
+        try:
+            return self._list(kind, None, field_selector=field_selector, tolerate=False)
+        except ClusterError as e:
+            if e.code != 403:
+                raise
+            fallback = self.connection.namespace
+            self._note_missing(RESOURCES[kind], None, "forbidden", f"only namespace {fallback} was read")
+            return self._list(kind, fallback, field_selector=field_selector)
+
 
 def context_docs(
-    opts: ClusterOptions, *, warn: Callable[[str], None] | None = None, kinds: Sequence[str] = CONTEXT_KINDS
+    opts: ClusterOptions,
+    *,
+    warn: Callable[[str], None] | None = None,
+    kinds: Sequence[str] = CONTEXT_KINDS,
+    progress: Progress | None = None,
 ) -> ClusterContext:
     """The cluster's objects for the cross-object checks.  Claims and templates are read in
-    ``opts``' namespace (the context's by default; every namespace with ``all_namespaces``).
-    Raises ClusterError (exit 3) as :meth:`ClusterSource.load_raw` (401, transport failures,
-    DRA not served), and when every read was denied."""
-    source = _ContextSource(opts, kinds=kinds, warn=warn)
+    ``opts``' namespace (the context's by default; every namespace with ``all_namespaces``,
+    falling back to the context's namespace when that is denied).  ``progress`` is called as
+    the lists are read.  Raises ClusterError (exit 3) as :meth:`ClusterSource.load_raw` (401,
+    transport failures, DRA not served), and when every read was denied."""
+    source = _ContextSource(opts, kinds=kinds, warn=warn, progress=progress)
     raw = source.load_raw()
     assert raw.server is not None
     name = (

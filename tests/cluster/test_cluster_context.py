@@ -228,3 +228,110 @@ def test_a_live_clusters_patch_release_decides_rules_without_selector(
         assert json.loads(result.stdout)["summary"]["free"] == free
     finally:
         server.stop()
+
+
+POD_B = """apiVersion: v1
+kind: Pod
+metadata: {name: trainer, namespace: team-b}
+spec:
+  containers: [{name: c, image: busybox, resources: {claims: [{name: gpu}]}}]
+  resourceClaims: [{name: gpu, resourceClaimName: shared-gpu}]
+"""
+
+
+def _claim_in(namespace: str, name: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceClaim",
+        "metadata": {"name": name, "namespace": namespace, "uid": f"uid-{namespace}-{name}"},
+        "spec": {
+            "devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.nvidia.com"}}]}
+        },
+    }
+
+
+@pytest.fixture
+def pod_b(tmp_path: Path, apiserver: LoopbackApiServer) -> Path:
+    apiserver.state.add(_claim_in("team-b", "shared-gpu"))
+    path = tmp_path / "pod.yaml"
+    path.write_text(POD_B)
+    return path
+
+
+def test_claims_of_every_namespace_are_context_by_default(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer, pod_b: Path
+) -> None:
+    # The pod's claim exists in its own namespace (team-b), not in the kubeconfig context's
+    # (default): reading only the context's namespace would report it missing.
+    result = run_cli(["lint", str(pod_b), "--cluster", "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert "ADV-CLAIM-EXISTS" not in _rules(result.stdout)
+    reads = {r.path for r in apiserver.requests}
+    assert "/apis/resource.k8s.io/v1/resourceclaims" in reads
+
+
+def test_namespace_limits_the_context_claims(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer, pod_b: Path
+) -> None:
+    other = run_cli(["lint", str(pod_b), "--cluster", "-n", "default", "-o", "json"])
+    assert other.exit_code == 0, other.stderr
+    assert "ADV-CLAIM-EXISTS" in _rules(other.stdout)
+    reads = {r.path for r in apiserver.requests}
+    assert "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims" in reads
+    assert "/apis/resource.k8s.io/v1/resourceclaims" not in reads
+    apiserver.requests.clear()
+    own = run_cli(["lint", str(pod_b), "--cluster", "--namespace", "team-b", "-o", "json"])
+    assert own.exit_code == 0 and "ADV-CLAIM-EXISTS" not in _rules(own.stdout)
+    assert "/apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims" in {r.path for r in apiserver.requests}
+
+
+def test_a_namespace_user_falls_back_to_the_contexts_namespace(
+    run_cli: Any, apiserver: LoopbackApiServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pod_b: Path
+) -> None:
+    apiserver.add_token("team-b-token", Policy.namespace_only("team-b"))
+    kc = apiserver.kubeconfig(tmp_path / "kc", "team-b-token", namespace="team-b")
+    monkeypatch.setenv("KUBECONFIG", str(kc))
+    result = run_cli(["lint", str(pod_b), "--cluster", "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert "ADV-CLAIM-EXISTS" not in _rules(result.stdout)  # team-b's claims were still read
+    assert (
+        "could not read resourceclaims.resource.k8s.io at the cluster scope: forbidden "
+        "(only namespace team-b was read)" in result.stderr
+    )
+
+
+def test_namespace_needs_the_cluster(run_cli: Any, claim_file: Path) -> None:
+    result = run_cli(["lint", str(claim_file), "-n", "team-b"])
+    assert result.exit_code == 2
+    assert "--namespace needs --cluster (or --context/--kubeconfig)" in result.stderr
+
+
+def test_the_context_read_reports_progress(kubeconfig: Path) -> None:
+    seen: list[tuple[str, int, int | None]] = []
+    context_docs(ClusterOptions(all_namespaces=True), progress=lambda *a: seen.append(a))
+    assert {what for what, _, _ in seen} >= {"deviceclasses", "resourceslices", "resourceclaims"}
+    assert all(done >= 0 and (total is None or total >= done) for _, done, total in seen)
+
+
+def test_progress_line_only_on_a_terminal_and_for_text_output() -> None:
+    import io
+
+    from rich.console import Console
+
+    from dractl.cli.cluster_options import progress_reporter
+
+    class Env:
+        def __init__(self, terminal: bool) -> None:
+            self.buffer = io.StringIO()
+            self.err = Console(file=self.buffer, force_terminal=terminal, width=80)
+
+    tty = Env(terminal=True)
+    with progress_reporter(tty) as progress:  # type: ignore[arg-type]
+        assert progress is not None
+        progress("resourceclaims", 500, 2000)
+    with progress_reporter(tty, enabled=False) as off:  # type: ignore[arg-type]
+        assert off is None
+    pipe = Env(terminal=False)
+    with progress_reporter(pipe) as none:  # type: ignore[arg-type]
+        assert none is None
+    assert pipe.buffer.getvalue() == ""
