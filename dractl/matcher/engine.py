@@ -39,6 +39,7 @@ from dractl.matcher.pruning import Pruner
 from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref, prepare_claim
 from dractl.matcher.search import DONE, Search, StepLimit
 from dractl.matcher.selection import SelectorCache, SelectorFailure
+from dractl.matcher.sharing import Shapes, answer_key, keep, kept
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
 from dractl.model.features import Features
@@ -108,6 +109,9 @@ class Allocator:
         # id(spec) -> (a claim's spec, its index in the call, its prepared requests): _Run._prepare
         self._prepared: dict[int, tuple[ResourceClaimSpec, int, list[list[Req]]]] = {}
         self._uses: dict[int, tuple[Device, counters.Uses]] = {}
+        # nodes that look the same share their answers (dractl.matcher.sharing); not for
+        # stable, DeviceTaintRules or slices that are not bound to one node
+        self._shapes = Shapes(self.on_node) if not (self.stable or self.rules or self.shared) else None
 
     def view(self, node: Node | None) -> _View:
         """What ``node`` sees of the slices: pools, candidates and selector verdicts, built on
@@ -170,8 +174,16 @@ class Allocator:
         simulations: one Allocator, a growing state, see :meth:`AllocatedState.add`)."""
         fresh = allocated is not None and allocated is not self.allocated
         state = _State(allocated, self.stable) if fresh and allocated is not None else self._state
-        run = _Run(self, node, claims, Recorder(trace), max_steps, state)
-        return run.outcome()
+        if self._shapes is not None and not trace and node is not None:
+            shape, pools = self._shapes.shape(node)
+            if shape is not None and self._shapes.untouched(node.meta.name, state, shape, pools, self._state):
+                key = answer_key(claims, max_steps)
+                outcome = kept(shape, key, claims, node, pools)
+                if outcome is None:
+                    outcome = _Run(self, node, claims, Recorder(False), max_steps, state).outcome()
+                    keep(shape, key, claims, outcome, pools)
+                return outcome
+        return _Run(self, node, claims, Recorder(trace), max_steps, state).outcome()
 
     @property
     def state(self) -> _State:
