@@ -25,7 +25,21 @@ dractl/cli/app.py) while the benchmarks run.
 Values are medians of *CPU* time of this process (``time.process_time``): the
 allocator is single-threaded, so on an idle machine this equals wall time (what the
 Go figures are), and on the shared, loaded machine this project runs on it is the
-figure that still means something.  The wall-clock median is in the note.
+figure that still means something.  The wall-clock median is in the note, and so are
+the best (least) CPU time of the runs and the load average while the problem ran.
+
+Why the best run is printed too: CPU time is not immune to load.  On the 2-vCPU machine
+this project shares, a run whose process is switched out for others' comes back to cold
+caches, and the same run in the same process takes up to ~1.6x the CPU time (a-mig-1gpu:
+0.31 ms and 0.50 ms alternately in consecutive windows at load 3.5).  The medians are
+the figure the targets are judged by (Go's figures are medians); on a loaded machine they
+overstate dractl, and the best run is the least disturbed figure (on an idle machine the
+two agree within ~10 %).  An earlier A/B script that reported minima, and this benchmark
+that reports medians, timed exactly the same thing (a fresh Allocator + ``allocate()``,
+trace off, warm CEL, the GC as the command sets it): that, and nothing else, is why they
+disagreed by 1.5-2x.  The cyclic collector is left running across runs on purpose: a run
+pays for collecting the garbage cycles the allocations before it left, the steady state
+of a process that allocates again and again.
 """
 
 from __future__ import annotations
@@ -33,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import os
 import re
 import statistics
 import sys
@@ -110,9 +125,9 @@ def _allocate(case: LoadedCase, cache: CelCache, trace: bool = False) -> list[di
 
 def _median(
     fn: Callable[[], Callable[[], object]], budget_s: float = TIME_BUDGET_S
-) -> tuple[float, float, int]:
-    """(median CPU ms, median wall ms, runs); ``fn`` prepares one run (untimed) and
-    returns the callable to time."""
+) -> tuple[float, float, int, float]:
+    """(median CPU ms, median wall ms, runs, best CPU ms); ``fn`` prepares one run (untimed)
+    and returns the callable to time."""
     cpu: list[float] = []
     wall: list[float] = []
     end = time.perf_counter() + budget_s
@@ -122,7 +137,7 @@ def _median(
         timed()
         cpu.append((time.process_time() - c0) * 1000)
         wall.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(cpu), statistics.median(wall), len(cpu)
+    return statistics.median(cpu), statistics.median(wall), len(cpu), min(cpu)
 
 
 def _expected(name: str) -> Any:
@@ -146,7 +161,9 @@ def measure(name: str, *, budget_s: float = TIME_BUDGET_S) -> dict[str, Any]:
     exprs = list(dict.fromkeys(_expressions(raw)))
     case = load_case(raw)
     ok = check_answer(name, _allocate(case, warm_cache(exprs)))
+    load_before = _load()
     warm = _median(lambda: lambda c=warm_cache(exprs): _outcomes(case, c), budget_s)
+    load = max(load_before, _load())
     cold = _median(lambda: lambda: _outcomes(case, CelCache()), budget_s)
     parse = _median(lambda: lambda: load_case(json.loads(text)), budget_s / 2)
 
@@ -159,6 +176,7 @@ def measure(name: str, *, budget_s: float = TIME_BUDGET_S) -> dict[str, Any]:
     return {
         "name": name,
         "warm": warm,
+        "load": load,
         "cold": cold,
         "parse": parse,
         "e2e": e2e,
@@ -167,6 +185,14 @@ def measure(name: str, *, budget_s: float = TIME_BUDGET_S) -> dict[str, Any]:
         "pruned": outcome.trace.pruned,
         "implementation": outcome.implementation,
     }
+
+
+def _load() -> float:
+    """The 1-minute load average (0 where the platform has none)."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return 0.0
 
 
 def _target(name: str) -> float:
@@ -208,7 +234,7 @@ def _rows() -> list[dict[str, Any]]:
             continue
         m = measure(path.stem)
         go_alloc, go_e2e = go[path.stem]
-        warm_ms, warm_wall, runs = m["warm"]
+        warm_ms, warm_wall, runs, best_ms = m["warm"]
         ratio = warm_ms / go_alloc
         limit = _target(path.stem)
         met = "met" if ratio <= limit and m["ok"] else "MISSED"
@@ -221,10 +247,11 @@ def _rows() -> list[dict[str, Any]]:
                 "note": f"warm CEL; {GO_NOTE}: Go Allocate() {go_alloc} ms, ratio {ratio:.2f}x; "
                 f"answer {'ok' if m['ok'] else 'WRONG'} ({m['implementation']}), "
                 f"steps {m['steps']} (pruned {m['pruned']}), "
-                f"wall {warm_wall:.2f} ms, {runs} runs",
+                f"best run {best_ms:.3f} ms (ratio {best_ms / go_alloc:.2f}x), "
+                f"wall {warm_wall:.2f} ms, {runs} runs, load {m['load']:.1f}",
             }
         )
-        cold_ms, cold_wall, runs = m["cold"]
+        cold_ms, cold_wall, runs, _ = m["cold"]
         rows.append(
             {
                 "name": f"matcher {path.stem} cold",
@@ -235,7 +262,7 @@ def _rows() -> list[dict[str, Any]]:
                 f"Allocate(); wall {cold_wall:.2f} ms, {runs} runs",
             }
         )
-        e2e_ms, e2e_wall, runs = m["e2e"]
+        e2e_ms, e2e_wall, runs, _ = m["e2e"]
         parse_ms = m["parse"][0]
         rows.append(
             {
@@ -279,7 +306,9 @@ def main() -> None:
     width = max(len(r["name"]) for r in rows)
     print(
         "CPU-time medians (time.process_time); Go figures are the recorded side-by-side ones from "
-        "../shared/benchmarks/allocator/README.md; absolute times vary by machine and load."
+        "../shared/benchmarks/allocator/README.md; absolute times vary by machine and load.  "
+        "Targets are judged by the median; under load (see each row) CPU time inflates too, and "
+        "the best run is the least disturbed figure."
     )
     print(f"{'problem':<{width}}  {'dractl ms':>10}  {'target':<18}  note")
     for r in rows:
