@@ -94,8 +94,8 @@ MaxInputSizeOpt = Annotated[
         "--max-input-size",
         metavar="SIZE",
         help="Refuse inputs larger than this (bytes, or e.g. 64Mi, 1G).  validate and lint read "
-        "objects one at a time (the items of a YAML kind: List too): about 5x an input's size in "
-        "memory at most (a single JSON document is read whole: about 12x).",
+        "objects one at a time (the items of a kind: List too, YAML or JSON): about 5x an input's "
+        "size in memory at most.",
     ),
 ]
 PathsArg = Annotated[

@@ -11,13 +11,16 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterator
+from array import array
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from dractl.errors import InputError, SourcePos
 from dractl.io.positions import SourceText
 from dractl.io.scalars import format_path
-from dractl.io.yamlparse import MAX_DEPTH, Document, ParseError, Stream, stream_documents
+from dractl.io.yamlparse import MAX_DEPTH, Document, ParseError, Stream, pack, stream_documents
+
+scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 DEFAULT_MAX_INPUT_SIZE = 128 * 1024 * 1024  # the CLI default too (cli/options.py)
 
@@ -107,7 +110,7 @@ def iter_text(
     if not text.strip():
         return
     if is_json:
-        yield from _parse_json(text, name, source, problems)
+        yield from _parse_json(text, name, source, problems, pack_items=pack_items)
         return
     state = Stream([])
     source.starts, source.ends = state.starts, state.ends
@@ -127,9 +130,17 @@ def _input_error(err: ParseError, text: str, name: str) -> InputError:
     return InputError(err.message, SourcePos(name, err.document, err.line, err.column))
 
 
-def _parse_json(text: str, name: str, source: SourceText, problems: list[InputError]) -> Iterator[Document]:
+def _parse_json(
+    text: str, name: str, source: SourceText, problems: list[InputError], *, pack_items: bool = False
+) -> Iterator[Document]:
     """A JSON file: one value, or a stream of values (``jq -c`` output, a JSON snapshot), each
-    a document.  Values before a syntax error are yielded; the error goes to ``problems``."""
+    a document.  Values before a syntax error are yielded; the error goes to ``problems``.
+
+    ``pack_items``: a top-level object's ``items`` list (``kubectl get -o json``: a ``List``,
+    whose ``kind`` comes after its items) is read one item at a time, each item checked (depth,
+    duplicate keys) and kept as :class:`~dractl.io.yamlparse.Packed` with its span in the text
+    (``source.item_spans``), so the List is never in memory whole and a position inside an item
+    composes just that item.  Errors read exactly as the json module's."""
     dup_maps: dict[int, list[str]] = {}
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -151,8 +162,14 @@ def _parse_json(text: str, name: str, source: SourceText, problems: list[InputEr
         counted = index
         col = index - (text.rfind("\n", 0, index) + 1) + 1
         source.starts.append((index, line - 1, col - 1))
+        lister = (
+            _ListReader(text, n, decoder, dup_maps, source) if pack_items and text[index] == "{" else None
+        )
         try:
-            value, index = decoder.raw_decode(text, index)
+            if lister is not None:
+                value, index = lister.read(index, pairs)
+            else:
+                value, index = decoder.raw_decode(text, index)
         except json.JSONDecodeError as e:
             problems.append(InputError(f"invalid JSON: {e.msg}", SourcePos(name, n, e.lineno, e.colno)))
             return
@@ -164,6 +181,11 @@ def _parse_json(text: str, name: str, source: SourceText, problems: list[InputEr
         except ValueError as e:
             problems.append(InputError(f"invalid JSON: {e}", SourcePos(name, n, line, col)))
             return
+        except _TooDeep as e:
+            problems.append(
+                InputError(f"nesting deeper than {MAX_DEPTH} levels", SourcePos(name, n, *e.args))
+            )
+            return
         source.ends.append(index)
         deep = _too_deep(value)
         if deep is not None:
@@ -174,10 +196,136 @@ def _parse_json(text: str, name: str, source: SourceText, problems: list[InputEr
             problems.append(InputError(f"nesting deeper than {MAX_DEPTH} levels", where))
             return
         dups = _json_duplicates(value, n, dup_maps, source) if dup_maps else []
+        if lister is not None and lister.dups:
+            dups = sorted([*dups, *lister.dups], key=lambda d: (d[1], d[2]))
         dup_maps.clear()
         yield Document(value, line, dups)
         n += 1
         index = _skip_space(text, index)
+
+
+class _TooDeep(Exception):
+    """A List item nests past MAX_DEPTH: args are the 1-based (line, column) to report."""
+
+
+_WS = " \t\n\r"
+
+
+class _ListReader:
+    """One top-level JSON object read as the json module reads it (same steps, same error
+    messages and offsets), except that the items of its ``items`` array are read one at a
+    time: each is checked (depth, duplicate keys, with exact positions), packed, and its span
+    recorded in ``source.item_spans[document]`` (start, end, 0-based line, 0-based column)."""
+
+    def __init__(
+        self,
+        text: str,
+        document: int,
+        decoder: json.JSONDecoder,
+        dup_maps: dict[int, list[str]],
+        source: SourceText,
+    ) -> None:
+        self.text = text
+        self.document = document
+        self.scan: Callable[[str, int], tuple[Any, int]] = decoder.scan_once  # type: ignore[attr-defined]
+        self.dup_maps = dup_maps
+        self.source = source
+        self.dups: list[tuple[str, int, int]] = []
+        self.line = 1  # 1-based line of ``counted``
+        self.counted = 0
+
+    def _value(self, end: int) -> tuple[Any, int]:
+        try:
+            return self.scan(self.text, end)
+        except StopIteration as err:
+            raise json.JSONDecodeError("Expecting value", self.text, err.value) from None
+
+    def read(self, end: int, pairs: Any) -> tuple[Any, int]:
+        """The object starting at ``text[end] == "{"``; returns (value, index after it)."""
+        s, skip = self.text, _skip_space
+        end += 1
+        found: list[tuple[str, Any]] = []
+        nextchar = s[end : end + 1]
+        if nextchar != '"':
+            if nextchar in _WS:
+                end = skip(s, end)
+                nextchar = s[end : end + 1]
+            if nextchar == "}":
+                return pairs(found), end + 1
+            if nextchar != '"':
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", s, end)
+        end += 1
+        while True:
+            key, end = scanstring(s, end, True)
+            if s[end : end + 1] != ":":
+                end = skip(s, end)
+                if s[end : end + 1] != ":":
+                    raise json.JSONDecodeError("Expecting ':' delimiter", s, end)
+            end = skip(s, end + 1)
+            if key == "items" and s[end : end + 1] == "[":
+                value, end = self._items(end)
+            else:
+                value, end = self._value(end)
+            found.append((key, value))
+            end = skip(s, end)
+            nextchar = s[end : end + 1]
+            end += 1
+            if nextchar == "}":
+                break
+            if nextchar != ",":
+                raise json.JSONDecodeError("Expecting ',' delimiter", s, end - 1)
+            end = skip(s, end)
+            nextchar = s[end : end + 1]
+            end += 1
+            if nextchar != '"':
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", s, end - 1)
+        return pairs(found), end
+
+    def _items(self, end: int) -> tuple[list[Any], int]:
+        """The array at ``text[end] == "["``, its items packed one by one."""
+        s, skip = self.text, _skip_space
+        spans = array("q")
+        self.source.item_spans[self.document] = spans  # a repeated "items" key: the last one wins
+        self.dups = [d for d in self.dups if not d[0].startswith("items[")]
+        items: list[Any] = []
+        end = skip(s, end + 1)
+        if s[end : end + 1] == "]":
+            return items, end + 1
+        outer = dict(self.dup_maps)  # the maps of the enclosing object, kept apart from the items'
+        while True:
+            start = end
+            self.dup_maps.clear()
+            item, end = self._value(end)
+            line, col = self._line_col(start)
+            spans.extend((start, end, line - 1, col - 1))
+            i = len(items)
+            deep = _too_deep(item, 2)
+            if deep is not None:
+                dline, dcol = self.source.position(self.document, i, deep)
+                raise _TooDeep(*((dline, dcol) if dline is not None else (line, col)))
+            if self.dup_maps:
+                self.dups += _json_duplicates(item, self.document, self.dup_maps, self.source, i)
+            items.append(pack(item) if type(item) is dict or type(item) is list else item)
+            del item
+            nextchar = s[end : end + 1]
+            if nextchar in _WS:
+                end = skip(s, end + 1)
+                nextchar = s[end : end + 1]
+            end += 1
+            if nextchar == "]":
+                break
+            if nextchar != ",":
+                raise json.JSONDecodeError("Expecting ',' delimiter", s, end - 1)
+            end = skip(s, end)
+        self.dup_maps.clear()
+        self.dup_maps.update(outer)
+        return items, end
+
+    def _line_col(self, index: int) -> tuple[int, int]:
+        s = self.text
+        self.line += s.count("\n", self.counted, index)
+        self.counted = index
+        return self.line, index - (s.rfind("\n", 0, index) + 1) + 1
 
 
 def _skip_space(text: str, index: int) -> int:
@@ -201,10 +349,11 @@ def _walk(value: Any) -> Any:
             stack.extend(([*path, i], v) for i, v in enumerate(node) if isinstance(v, dict | list))
 
 
-def _too_deep(value: Any) -> str | None:
+def _too_deep(value: Any, base: int = 0) -> str | None:
     """The path of the first container nested MAX_DEPTH deep, or None.  Depths are counted
-    without building paths (the usual answer is None); the path only when there is one."""
-    stack = [(value, 0)]
+    without building paths (the usual answer is None); the path only when there is one.
+    ``base``: the depth of ``value`` itself (2 for a List's item); the path is from ``value``."""
+    stack = [(value, base)]
     pop, push = stack.pop, stack.append
     while stack:
         node, depth = pop()
@@ -222,18 +371,24 @@ def _too_deep(value: Any) -> str | None:
     else:
         return None
     for path, _ in _walk(value):
-        if len(path) >= MAX_DEPTH:
+        if len(path) + base >= MAX_DEPTH:
             return format_path(path)
     return None
 
 
 def _json_duplicates(
-    value: Any, document: int, dup_maps: dict[int, list[str]], source: SourceText
+    value: Any,
+    document: int,
+    dup_maps: dict[int, list[str]],
+    source: SourceText,
+    item: int | None = None,
 ) -> list[tuple[str, int, int]]:
+    """(field path, line, column) of each repeated key in ``value``: the document, or its
+    List item ``item`` (then the paths start with ``items[item]``)."""
     out = []
+    prefix: list[Any] = [] if item is None else ["items", item]
     for path, node in _walk(value):
         for key in dup_maps.get(id(node), ()) if isinstance(node, dict) else ():
-            field = format_path([*path, key])
-            line, col = source.position(document, None, field)
-            out.append((field, line or 0, col or 0))
+            line, col = source.position(document, item, format_path([*path, key]))
+            out.append((format_path([*prefix, *path, key]), line or 0, col or 0))
     return out

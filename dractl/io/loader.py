@@ -162,7 +162,10 @@ class DocStream:
                 result.errors.append(InputError(f"cannot read: {e.strerror or e}", SourcePos(path)))
                 return
         limit = self.limit
-        yield from _objects(path, data, result, splitter, lambda: _reread(path, limit))
+        text = _decoded(path, data, result)
+        del data  # only the text stays while the file is read (the bytes would be one more copy)
+        if text is not None:
+            yield from _objects(path, text, result, splitter, lambda: _reread(path, limit))
 
     def _read_stdin(self) -> bytes | InputError:
         stream = self.stdin if self.stdin is not None else getattr(sys.stdin, "buffer", None)
@@ -186,7 +189,10 @@ class DocStream:
         if len(data) > self.limit:
             result.errors.append(_too_big("-", len(data), self.limit, at_least=True))
             return
-        yield from _objects("-", data, result, splitter, None)
+        text = _decoded("-", data, result)
+        del data
+        if text is not None:
+            yield from _objects("-", text, result, splitter, None)
 
 
 SNIFF = 64 * 1024
@@ -210,7 +216,7 @@ def _first_header(name: str, data: bytes, *, complete: bool) -> tuple[dict[str, 
     if complete and "Snapshot" not in text and "\\" not in text:  # no header is written without either
         return None, True
     source = SourceText(name, lambda: text)
-    documents = iter_text(text, name, is_json, source, [])
+    documents = iter_text(text, name, is_json, source, [], pack_items=True)  # a List: never whole
     try:
         for index, doc in enumerate(documents):
             if doc.value is None:
@@ -355,15 +361,17 @@ def _reread(path: str, limit: int) -> str:
     return decode(_read_limited(path, limit), path)
 
 
-def _objects(
-    name: str, data: bytes, result: LoadResult, splitter: Splitter, reread: Callable[[], str] | None
-) -> Iterator[LoadedDoc]:
+def _decoded(name: str, data: bytes, result: LoadResult) -> str | None:
     try:
-        text = decode(data, name)
+        return decode(data, name)
     except InputError as e:
         result.errors.append(e)
-        return
-    del data
+        return None
+
+
+def _objects(
+    name: str, text: str, result: LoadResult, splitter: Splitter, reread: Callable[[], str] | None
+) -> Iterator[LoadedDoc]:
     source = SourceText(name, reread if reread is not None else lambda: text)
     source.hold(text)  # positions asked for while the file is read use this copy
     problems: list[InputError] = []

@@ -15,6 +15,7 @@ names an existing key is used.
 from __future__ import annotations
 
 import gc
+from array import array
 from collections.abc import Callable
 
 import yaml
@@ -25,6 +26,7 @@ from dractl.errors import DractlError
 _Composer: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 Position = tuple[int | None, int | None]
+_NOT_JSON_BREAKS = {0x85: " ", 0x2028: " ", 0x2029: " "}
 
 
 class SourceText:
@@ -42,9 +44,12 @@ class SourceText:
         self.name = name
         self.starts: list[tuple[int, int, int]] = [(0, 0, 0)]
         self.ends: list[int] = []  # where each document read so far ends (when the loader knows)
+        # per document whose List items were read one by one (a JSON List, decode._ListReader):
+        # four numbers per item -- start, end, 0-based line and column of its start
+        self.item_spans: dict[int, array[int]] = {}
         self._reader = reader
         self._text: str | None = None
-        self._roots: dict[int, Node | None] = {}
+        self._roots: dict[int | tuple[int, int], Node | None] = {}
 
     def hold(self, text: str) -> None:
         """Use ``text`` (the loader's copy, while it parses) instead of reading the input again."""
@@ -77,11 +82,43 @@ class SourceText:
                 end = self.ends[document]
             else:
                 end = len(self._text)
-            return _compose_one(self._text[start:end])
+            return _compose_one(self._json_lines(self._text[start:end]))
         except (yaml.YAMLError, OSError, ValueError, RecursionError, DractlError):
             return None
 
+    def _json_lines(self, text: str) -> str:
+        """JSON text as libyaml should see it: YAML also breaks lines at U+0085, U+2028 and
+        U+2029, JSON (and the json module's error positions) only at newlines; in JSON those
+        characters can only be inside strings, so a space in their place moves nothing else."""
+        if self.name.lower().endswith(".json") and ("\x85" in text or "\u2028" in text or "\u2029" in text):
+            return text.translate(_NOT_JSON_BREAKS)
+        return text
+
+    def _item_root(self, document: int, item: int) -> tuple[Node, tuple[int, int]] | None:
+        """A List item read by span: its own node, composed from just its text."""
+        spans = self.item_spans[document]
+        if 4 * item + 3 >= len(spans):
+            return None
+        start, end, line, col = spans[4 * item : 4 * item + 4]
+        key = (document, item)
+        if key not in self._roots:
+            if len(self._roots) >= self.ROOTS_KEPT:
+                del self._roots[next(iter(self._roots))]
+            try:
+                if self._text is None:
+                    self._text = self._reader()
+                self._roots[key] = _compose_one(self._json_lines(self._text[start:end]))
+            except (yaml.YAMLError, OSError, ValueError, RecursionError, DractlError):
+                self._roots[key] = None
+        node = self._roots[key]
+        return None if node is None else (node, (line, col))
+
     def position(self, document: int, item: int | None, path: str) -> Position:
+        if item is not None and document in self.item_spans:
+            found = self._item_root(document, item)
+            if found is None:
+                return None, None
+            return _shift(locate(found[0], path), found[1])
         found = self.root(document)
         if found is None:
             return None, None

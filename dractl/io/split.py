@@ -89,7 +89,7 @@ class Splitter:
             item = unpacked(item)  # one at a time: a List is never unpacked whole (yamlparse.Packed)
             prefix = f"items[{i}]"
             if not isinstance(item, dict):
-                line, col = source.position(index, None, prefix)
+                line, col = source.position(index, i, "")
                 what = _TYPE_NAMES.get(type(item), "null" if item is None else type(item).__name__)
                 self._error(
                     f"list item is {what}, not a Kubernetes object (a mapping)",
