@@ -358,7 +358,7 @@ def _show(ctx: typer.Context, command: str, plan: Plan, flags: ViewFlags) -> Non
         )
         return plan.build(world, features, inputs.context(world, version, overrides, features, sources))
 
-    with table_options(no_headers=flags.no_headers):
+    with table_options(no_headers=flags.no_headers), inputs.settled_heap():
         if flags.watch:
             inputs.watch(once, lambda r: render(r, output, env.out, command), flags.watch_interval, sources)
             return

@@ -11,9 +11,11 @@ what it would print changed.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from dractl.errors import UsageError
@@ -55,8 +57,32 @@ def is_cluster(srcs: Sequence[WorldSource]) -> bool:
     return len(srcs) == 1 and not isinstance(srcs[0], FileSource | SnapshotSource)
 
 
+@contextlib.contextmanager
+def settled_heap() -> Iterator[None]:
+    """Around a view's whole run: :func:`load` freezes the world it built (the cyclic collector
+    never walks those millions of long-lived, acyclic objects again while the engine and the
+    renderer work); this gives them back to the collector at the end."""
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def load(srcs: Sequence[WorldSource]) -> World:
-    """One world from the sources (objects concatenated; the first snapshot header wins)."""
+    """One world from the sources (objects concatenated; the first snapshot header wins).  The
+    collector is off while it is built and the world is frozen after (see :func:`settled_heap`,
+    the caller's context that unfreezes it)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(srcs)
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def _load(srcs: Sequence[WorldSource]) -> World:
     worlds = [s.load() for s in srcs]
     if len(worlds) == 1:
         return worlds[0]

@@ -30,13 +30,14 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from dractl.errors import UsageError
-from dractl.inventory.core import Inventory, PoolGroup, device_refs
+from dractl.inventory.core import Inventory, PoolGroup
 from dractl.inventory.health import HEALTHY, device_health
 from dractl.inventory.labels import LabelSelector
 from dractl.inventory.report import envelope
 from dractl.io.world import World
 from dractl.matcher import pools as pool_mod
 from dractl.model import objects as o
+from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
 from dractl.model.quantity import Quantity
 
@@ -77,6 +78,10 @@ class DeviceState:
             "capacity": [c.to_dict() for c in self.capacity],
             "claims": list(self.claims),
         }
+
+
+_DeviceState = fast_init(DeviceState)  # the same objects, without a setattr per field
+_NO_EFFECTS: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,34 +343,42 @@ def _pool(
     left = inv.counters_left(pool) if status == "ok" and pool is not None else {}
     usable = {id(s) for s in pool.slices} if status == "ok" and pool is not None else set()
     devices = []
-    for ref in device_refs(group.slices):
-        d = ref.device
-        taints = inv.taints_of(d)
-        if status != "ok":
-            state = f"pool-{status}" if status != "unreachable" else "unreachable"
-        elif id(ref.slice) not in usable:
-            state = "counters-only" if not ref.slice.devices else "unreachable"
-        else:
-            blocked = inv.blocked(d, ref.id, left, taints)
-            if blocked is None:
-                state = "shared" if inv.is_allocated(ref.id) else "free"
+    ok = status == "ok"
+    not_ok_state = f"pool-{status}" if status != "unreachable" else "unreachable"
+    taints_of, blocked_by, allocated_ids = inv.taints_of, inv.blocked, inv.is_allocated
+    claims_of, classes_of = inv.claims_of_device, membership.of
+    for sl in group.slices:
+        prefix = f"{sl.driver}/{sl.pool.name}/"
+        reachable = id(sl) in usable
+        for d in sl.devices:
+            device_id = prefix + d.name
+            taints = taints_of(d)
+            allocated = allocated_ids(device_id)
+            if not ok:
+                state = not_ok_state
+            elif not reachable:
+                state = "unreachable"  # a slice with devices (counters-only slices have none here)
             else:
-                state = "allocated" if blocked == "in-use" else blocked
-        claims = tuple(sorted({c.meta.key for c, _ in inv.claims_of_device(ref.id)}))
-        devices.append(
-            DeviceState(
-                ref.id,
-                d.name,
-                state,
-                membership.of(d),
-                inv.is_allocated(ref.id),
-                tuple(t.describe() for t in taints),
-                frozenset(t.taint.effect for t in taints),
-                health.get(ref.id),
-                _capacity(inv, d, ref.id),
-                claims,
+                blocked = blocked_by(d, device_id, left, taints)
+                if blocked is None:
+                    state = "shared" if allocated else "free"
+                else:
+                    state = "allocated" if blocked == "in-use" else blocked
+            holders = claims_of(device_id)
+            devices.append(
+                _DeviceState(
+                    device_id,
+                    d.name,
+                    state,
+                    classes_of(d),
+                    allocated,
+                    tuple(t.describe() for t in taints) if taints else (),
+                    frozenset(t.taint.effect for t in taints) if taints else _NO_EFFECTS,
+                    health.get(device_id),
+                    _capacity(inv, d, device_id),
+                    tuple(sorted({c.meta.key for c, _ in holders})) if holders else (),
+                )
             )
-        )
     counts = _counts(devices)
     counters = _counter_groups(pool, left) if pool is not None and status == "ok" else ()
     return PoolAvailability(

@@ -354,8 +354,12 @@ def device_refs(slices: Iterable[o.ResourceSlice]) -> list[DeviceRef]:
 
 
 def _m(v: Any) -> Mapping[str, Any]:
-    return v if isinstance(v, Mapping) else {}
+    # ``type(v) is dict`` first: decoded JSON is plain dicts, and the ABC check is slow
+    return v if type(v) is dict or isinstance(v, Mapping) else _EMPTY
 
 
 def _l(v: Any) -> list[Any]:
-    return v if isinstance(v, list) else []
+    return v if type(v) is list or isinstance(v, list) else []
+
+
+_EMPTY: Mapping[str, Any] = {}

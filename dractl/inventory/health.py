@@ -178,11 +178,12 @@ def device_health(inv: Inventory) -> dict[str, tuple[str, list[Signal]]]:
             signals.setdefault(rep.device_id, []).append(
                 Signal(f"pod {rep.pod}", rep.health, f"container {rep.container}, {rep.resource}")
             )
-    for ref in device_refs(inv.world.slices):
-        for et in inv.taints_of(ref.device):
-            sig = taint_signal(et)
-            if sig is not None:
-                signals.setdefault(ref.id, []).append(sig)
+    for sl in inv.world.slices:
+        for d in sl.devices:
+            for et in inv.taints_of(d):  # usually none: no id is made
+                sig = taint_signal(et)
+                if sig is not None:
+                    signals.setdefault(f"{sl.driver}/{sl.pool.name}/{d.name}", []).append(sig)
     for claim in inv.world.claims:
         for res in claim.allocation.results if claim.allocation else ():
             found = condition_signals(claim, res.device_id)

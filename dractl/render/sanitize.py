@@ -87,6 +87,8 @@ def escape(text: str) -> str:
 
 
 SNIPPET_BREAK = "\n | "
+# The ASCII characters escape_block keeps: printable ones, tab and newline.
+_ASCII_BLOCK_SAFE = bytes(range(0x20, 0x7F)) + b"\t\n"
 
 
 def escape_message(text: str) -> str:
@@ -103,6 +105,8 @@ def escape_message(text: str) -> str:
 def escape_block(text: str) -> str:
     """Like :func:`escape` but keeps ``\\n`` and tabs: for multi-line text the renderer composed
     itself (and the tab-separated lines of shell completion)."""
+    if text.isascii() and not text.encode("ascii").translate(None, _ASCII_BLOCK_SAFE):
+        return text  # the usual case, checked in C: a 60 MB snapshot in 0.08 s instead of 1.6 s
     if _UNSAFE_BUT_NEWLINE.search(text) is None:
         return text
     return _UNSAFE_BUT_NEWLINE.sub(_sub, text)
@@ -123,7 +127,38 @@ def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
 def sanitize(value: Any) -> Any:
     """A copy of a report document (dicts, lists, tuples, scalars) with :func:`escape_message`
     applied to every string and every string key, strings longer than TEXT_LIMIT cut to an
-    :func:`excerpt`.  Returns ``value`` itself when nothing needed escaping."""
+    :func:`excerpt`.  Returns ``value`` itself when nothing needed escaping (:func:`plain_document`
+    says so for a whole document at once, the usual case)."""
+    if type(value) is dict and plain_document(value):
+        return value
+    return _sanitize(value)
+
+
+# A run of characters without a quote longer than TEXT_LIMIT: in JSON text without a backslash,
+# every string longer than that is one (so are long runs of numbers: those take the slow path).
+_LONG_RUN = re.compile(f'[^"]{{{TEXT_LIMIT + 1},}}')
+
+
+def plain_document(doc: Any) -> bool:
+    """Whether every string and key of ``doc`` is printable ASCII of at most TEXT_LIMIT
+    characters, so :func:`sanitize` would change nothing: one ``json.dumps`` (in C) and three scans
+    of its text instead of one Python call per value.  The JSON text is printable ASCII without a
+    backslash exactly when every string in it is printable ASCII (``json.dumps`` writes any control
+    character, quote or backslash inside a string with a backslash).  False when in doubt (a value
+    JSON cannot write)."""
+    try:
+        text = json.dumps(doc, ensure_ascii=False, check_circular=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return (
+        text.isascii()
+        and "\\" not in text
+        and text.isprintable()
+        and (len(text) <= TEXT_LIMIT or _LONG_RUN.search(text) is None)
+    )
+
+
+def _sanitize(value: Any) -> Any:
     t = type(value)
     if t is str:
         if value.isascii() and value.isprintable() and len(value) <= TEXT_LIMIT:
@@ -138,12 +173,12 @@ def sanitize(value: Any) -> Any:
         out: dict[Any, Any] = {}
         for k, v in value.items():
             k2 = _key(k) if isinstance(k, str) else k
-            v2 = sanitize(v)
+            v2 = _sanitize(v)
             changed = changed or k2 is not k or v2 is not v
             out[k2] = v2
         return out if changed else value
     if isinstance(value, list | tuple):
-        items = [sanitize(v) for v in value]
+        items = [_sanitize(v) for v in value]
         if any(a is not b for a, b in zip(items, value, strict=True)):
             return items if isinstance(value, list) else tuple(items)
         return value

@@ -23,10 +23,12 @@ from dractl.render.sanitize import (
     dumps_json,
     dumps_yaml,
     escape,
+    escape_block,
     escape_message,
     excerpt,
     github_data,
     github_property,
+    plain_document,
     quote,
     sanitize,
     xml_text,
@@ -133,6 +135,54 @@ def test_sanitize_escapes_keys_and_values_and_keeps_clean_documents() -> None:
     assert sanitize(doc) == {"a\\x1b": ["\\u009b", 1, None, {"k": "\\u202e"}], "n": 2.5}
     clean = {"a": ["b", 1]}
     assert sanitize(clean) is clean
+
+
+DOC_TEXT = st.text() | st.sampled_from([*HOSTILE, "plain", 'q"uote', "back\\slash", "x" * 4001])
+
+
+@given(
+    st.dictionaries(
+        DOC_TEXT,
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | DOC_TEXT,
+            lambda c: (
+                st.lists(c, max_size=4)
+                | st.tuples(c, c)
+                | st.dictionaries(DOC_TEXT | st.integers(), c, max_size=4)
+            ),
+            max_leaves=20,
+        ),
+        max_size=4,
+    )
+)
+def test_plain_document_is_exactly_the_documents_sanitize_keeps(doc: dict[object, object]) -> None:
+    # The fast check (one json.dumps) says "nothing to escape" only where the value-by-value walk
+    # changes nothing, and sanitize's answer is the walk's either way.
+    from dractl.render.sanitize import _sanitize
+
+    walked = _sanitize(doc)
+    if plain_document(doc):
+        assert walked is doc
+    assert sanitize(doc) == walked
+
+
+@given(st.text(st.characters(max_codepoint=0x7F)) | st.text() | st.sampled_from(HOSTILE))
+def test_escape_block_keeps_only_newlines_and_tabs(text: str) -> None:
+    from dractl.render.sanitize import _UNSAFE_BUT_NEWLINE, _sub
+
+    out = escape_block(text)
+    assert out == _UNSAFE_BUT_NEWLINE.sub(_sub, text)  # the ASCII fast path changes no answer
+    assert not RAW.search(out.replace("\n", "").replace("\t", ""))
+    assert escape_block("a\tb\nc") == "a\tb\nc" and escape_block("a\x1bb\x7f") == "a\\x1bb\\x7f"
+
+
+def test_plain_document_refuses_what_it_cannot_see() -> None:
+    assert plain_document({"a": ["b", 1, 2.5, None, True], "n": {"k": ("t", 3)}})
+    for bad in ("\x1b", 'q"', "b\\s", "é", "\u202e", "x" * 4001):
+        assert not plain_document({"a": [bad]}) and not plain_document({bad: 1})
+    assert plain_document({"a": "x" * 4000})
+    assert not plain_document({"a": {1, 2}})  # not JSON: the walk decides
+    assert sanitize({"a": {1, 2}}) == {"a": {1, 2}}
 
 
 def hostile_report() -> ValidationReport:
