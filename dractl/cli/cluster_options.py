@@ -175,9 +175,10 @@ def world_source(
     warn: Callable[[str], None] | None = None,
     progress: Progress | None = None,
     pods: Sequence[tuple[str, str]] = (),
+    lean: bool = False,
 ) -> WorldSource:
     """``--snapshot`` → SnapshotSource, ``-f`` → FileSource, neither → the live cluster
-    (a ClusterSource over ``kinds``, default all)."""
+    (a ClusterSource over ``kinds``, default all; ``lean``: see ClusterSource)."""
     from dractl.io.sources import FileSource, SnapshotSource
 
     if snapshot:
@@ -187,7 +188,9 @@ def world_source(
     from dractl.cluster.source import ClusterSource
     from dractl.io.world import WORLD_KINDS
 
-    return ClusterSource(cluster, kinds=tuple(kinds or WORLD_KINDS), warn=warn, progress=progress, pods=pods)
+    return ClusterSource(
+        cluster, kinds=tuple(kinds or WORLD_KINDS), warn=warn, progress=progress, pods=pods, lean=lean
+    )
 
 
 def with_missing(report: Any, source: Any, field: str) -> Any:

@@ -49,7 +49,10 @@ def sources(
             raise UsageError(NO_SOURCE, command)
         from dractl.cli.cluster_options import world_source
 
-        out.append(world_source(snapshot=None, files=(), cluster=cluster, warn=warn, progress=progress))
+        # lean: the views read nothing of a ResourceSlice's JSON beyond the model
+        out.append(
+            world_source(snapshot=None, files=(), cluster=cluster, warn=warn, progress=progress, lean=True)
+        )
     return out
 
 

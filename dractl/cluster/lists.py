@@ -39,9 +39,12 @@ def list_items(
     label_selector: str | None = None,
     chunk_size: int = 500,
     progress: Progress | None = None,
+    convert: Callable[[dict[str, Any], int], Any] | None = None,
 ) -> ListResult:
     """Every item of the collection, page by page.  A continue token the server has expired
-    (410 Gone) restarts the list from the beginning once; a second expiry is a ClusterError."""
+    (410 Gone) restarts the list from the beginning once; a second expiry is a ClusterError.
+    ``convert(item, index)``: what to keep of each item instead of its JSON, made as its page
+    arrives (so each page's JSON can go before the next one is read)."""
     call = list_call(resource, namespace)
     path = resource.path(version, namespace)
     api_version = f"{resource.group}/{version}" if resource.group else version
@@ -75,11 +78,14 @@ def list_items(
             raise ClusterError(
                 "list", resource.display, "the server's list has no items array", scope=call.scope
             )
+        kept = result.items
         for item in items:
             if isinstance(item, dict):
                 # the resource listed says what the items are (an item's own kind cannot override it)
-                result.items.append({**item, "apiVersion": api_version, "kind": resource.kind})
+                whole = {**item, "apiVersion": api_version, "kind": resource.kind}
+                kept.append(whole if convert is None else convert(whole, len(kept)))
         meta: dict[str, Any] = page["metadata"] if isinstance(page.get("metadata"), dict) else {}
+        del page, items  # with ``convert``: nothing of this page's JSON is kept past here
         result.pages += 1
         result.resource_version = str(meta.get("resourceVersion") or result.resource_version)
         token = str(meta.get("continue") or "")

@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,7 +85,10 @@ class ClusterSource:
     ``kinds`` limits what is read (a view that needs no Pods doesn't read them); ``pods`` are
     extra ``(namespace, name)`` Pods to read by name (``explain-allocation --pod``);
     ``warn`` receives one line per missing read; ``progress(what, done, total)`` is called
-    after each page.  ``transport`` is injectable for tests.
+    after each page.  ``transport`` is injectable for tests.  ``lean``: :meth:`load` builds the
+    ResourceSlices of each page as it arrives and keeps none of their JSON (``raw`` is empty: the
+    inventory views read none of it), so the pages' decoded JSON — most of a big cluster's — is
+    never all alive at once.
     """
 
     def __init__(
@@ -97,6 +100,7 @@ class ClusterSource:
         progress: Progress | None = None,
         pods: Sequence[tuple[str, str]] = (),
         connector: Callable[[ClusterOptions], Connection] = connect,
+        lean: bool = False,
     ) -> None:
         unknown = [k for k in kinds if k not in RESOURCES]
         if unknown:
@@ -112,6 +116,8 @@ class ClusterSource:
         self.missing: list[str] = []
         self.transport: Transport | None = None
         self.reads: list[ListRead] = []  # the lists read by the last load, for watches
+        self.lean = lean
+        self._building = False  # in load(): lean kinds become model objects page by page
 
     # ------------------------------------------------------------------ WorldSource
     def describe(self) -> str:
@@ -124,8 +130,12 @@ class ClusterSource:
 
     def load(self, default_namespace: str = "default") -> World:
         with paused_gc():
-            raw = self.load_raw()
-            objects = list(build_objects(raw))
+            self._building = self.lean
+            try:
+                raw = self.load_raw()
+            finally:
+                self._building = False
+            objects = list(build_objects(raw, built=LEAN_KINDS if self.lean else ()))
             assert raw.server is not None
             return build_world(
                 objects,
@@ -163,9 +173,10 @@ class ClusterSource:
             if kind not in self.kinds:
                 continue
             if kind == "ResourceSlice" and node:
-                raw.objects[kind] = self._list(
-                    kind, None, field_selector=f"spec.nodeName={node}"
-                ) + self._list(kind, None, field_selector="spec.nodeName=")
+                local = self._list(kind, None, field_selector=f"spec.nodeName={node}")
+                raw.objects[kind] = local + self._list(
+                    kind, None, field_selector="spec.nodeName=", start=len(local)
+                )
             elif kind == "Node":
                 selector = f"metadata.name={node}" if node else None
                 raw.objects[kind] = self._list(
@@ -254,7 +265,10 @@ class ClusterSource:
         field_selector: str | None = None,
         label_selector: str | None = None,
         tolerate: bool = True,
+        start: int = 0,
     ) -> list[dict[str, Any]]:
+        """The items (a lean read's model objects for :data:`LEAN_KINDS`; ``start``: the index of
+        the first in the kind's whole list, for their origins)."""
         assert self.transport is not None and self.server is not None
         resource = RESOURCES[kind]
         version = self.server.versions.get(kind)
@@ -270,6 +284,7 @@ class ClusterSource:
                 label_selector=label_selector,
                 chunk_size=self.opts.chunk_size,
                 progress=self._progress,
+                convert=_lean_builder(kind, start) if self._building and kind in LEAN_KINDS else None,
             )
             self.reads.append(
                 ListRead(kind, namespace, field_selector, label_selector, result.resource_version)
@@ -367,17 +382,48 @@ def _why(error: ClusterError) -> str:
     return error.message.split(": ", 1)[-1]
 
 
-def build_objects(raw: RawWorld) -> Iterable[o.DRAObject]:
-    """Model objects from the server's JSON; an object the model can't read (an unparsable
-    quantity) is a ClusterError naming it."""
+# Kinds a lean read builds page by page, without their JSON.
+LEAN_KINDS = ("ResourceSlice",)
+
+
+def build_objects(raw: RawWorld, built: Collection[str] = ()) -> Iterable[o.DRAObject]:
+    """Model objects from the server's JSON (``built``: kinds whose lists hold model objects
+    already, a lean read's); an object the model can't read (an unparsable quantity) is a
+    ClusterError naming it."""
     from dractl.model.build import build_object
 
     for kind in WORLD_KINDS:
         resource = RESOURCES[kind]
+        if kind in built:
+            yield from raw.objects.get(kind, [])  # type: ignore[misc]
+            continue
         for i, item in enumerate(raw.objects.get(kind, [])):
             try:
                 yield build_object(item, Origin(f"cluster:{resource.display}", 0, i))
             except (ValueError, KeyError) as e:
-                meta = item.get("metadata") or {}
-                key = "/".join(str(p) for p in (meta.get("namespace"), meta.get("name")) if p)
-                raise ClusterError("decode", f"{resource.display} {key}", str(e)) from None
+                raise _undecodable(resource, item, e) from None
+
+
+def _undecodable(resource: Resource, item: dict[str, Any], error: Exception) -> ClusterError:
+    meta = item.get("metadata") or {}
+    key = "/".join(str(p) for p in (meta.get("namespace"), meta.get("name")) if p)
+    return ClusterError("decode", f"{resource.display} {key}", str(error))
+
+
+def _lean_builder(kind: str, start: int = 0) -> Callable[[dict[str, Any], int], Any]:
+    """``(item, index) -> model object`` of a lean read: as :func:`build_objects` builds it, without
+    keeping the item's JSON."""
+    from dractl.model.build import resource_slice
+    from dractl.model.convert import to_v1
+
+    assert kind == "ResourceSlice"
+    resource = RESOURCES[kind]
+    where = f"cluster:{resource.display}"
+
+    def build(item: dict[str, Any], i: int) -> o.DRAObject:
+        try:
+            return resource_slice(to_v1(item), Origin(where, 0, start + i), keep_raw=False)
+        except (ValueError, KeyError) as e:
+            raise _undecodable(resource, item, e) from None
+
+    return build

@@ -251,7 +251,8 @@ def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
     )
 
 
-def resource_slice(raw: Raw, origin: o.Origin | None = None) -> o.ResourceSlice:
+def resource_slice(raw: Raw, origin: o.Origin | None = None, keep_raw: bool = True) -> o.ResourceSlice:
+    """``keep_raw`` False: ``raw`` is not kept (a reader that builds page by page lets it go)."""
     spec = _m(raw.get("spec"))
     driver = _s(spec.get("driver"))
     p = _m(spec.get("pool"))
@@ -271,7 +272,7 @@ def resource_slice(raw: Raw, origin: o.Origin | None = None) -> o.ResourceSlice:
         ),
         api_version=_s(raw.get("apiVersion")),
         origin=origin,
-        raw=raw,
+        raw=raw if keep_raw else {},
     )
 
 

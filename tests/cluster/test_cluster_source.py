@@ -3,6 +3,7 @@ world the same objects give as files; lists are paged; versions are discovered."
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,44 @@ def test_a_server_without_dra_says_so(certs: object, token: str, tmp_path: Path)
         server.stop()
     assert err.value.exit_code == EXIT_CLUSTER
     assert "does not serve it" in err.value.message and "v1.31.0" in err.value.message
+
+
+def _lean(kubeconfig: Path, **kw: object) -> ClusterSource:
+    return ClusterSource(ClusterOptions(kubeconfig=str(kubeconfig), **kw), lean=True)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kw", [{"chunk_size": 1}, {"chunk_size": 1, "node": "gpu-node-2"}])
+def test_a_lean_read_builds_the_same_slices_page_by_page_without_their_json(
+    kubeconfig: Path, apiserver: LoopbackApiServer, kw: dict[str, object]
+) -> None:
+    full = _source(kubeconfig, all_namespaces=True, **kw).load()
+    lean_source = _lean(kubeconfig, all_namespaces=True, **kw)
+    lean = lean_source.load()
+    assert lean.slices and all(s.raw for s in full.slices) and all(s.raw == {} for s in lean.slices)
+    bare = [dataclasses.replace(s, raw={}) for s in full.slices]
+    assert [dataclasses.asdict(s) for s in lean.slices] == [dataclasses.asdict(s) for s in bare]
+    # origins count across pages and across both lists of a --node read, as a full read's do
+    assert [s.origin for s in lean.slices] == [s.origin for s in full.slices]
+    assert comparable(lean) == comparable(dataclasses.replace(full, slices=tuple(bare)))
+    # everything else keeps its JSON (pods: health; claims: the pods to read), and load_raw
+    # (snapshot, --watch) is untouched by lean
+    assert all(p.raw for p in lean.pods) and all(c.raw for c in lean.claims)
+    assert all(isinstance(s, dict) for s in lean_source.load_raw().objects["ResourceSlice"])
+
+
+def test_a_lean_read_names_a_slice_it_cannot_decode(kubeconfig: Path, apiserver: LoopbackApiServer) -> None:
+    bad = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": "broken"},
+        "spec": {
+            "driver": "x.example.com",
+            "nodeName": "gpu-node-1",
+            "pool": {"name": "p", "generation": 1, "resourceSliceCount": 1},
+            "devices": [{"name": "d", "capacity": {"memory": {"value": "lots"}}}],
+        },
+    }
+    apiserver.state.add(bad)
+    with pytest.raises(ClusterError) as err:
+        _lean(kubeconfig, all_namespaces=True).load()
+    assert err.value.exit_code == EXIT_CLUSTER and "resourceslices.resource.k8s.io broken" in str(err.value)
