@@ -163,7 +163,7 @@ def _gates(console: Any, doc: dict[str, Any]) -> None:
 
 
 def write_availability(report: Any, console: Any, wide: bool = False) -> None:
-    doc = report.to_dict()
+    doc = report.to_dict(table=True)  # devices only where they have capacity lines to print
     by_class = doc["summary"]["by"] == "class"
     cols = ["CLASS", "NODE"] if by_class else ["NODE", "DRIVER", "POOL"]
     cols += ["TOTAL", "ALLOCATED", "FREE", "TAINTED", "UNHEALTHY"]

@@ -140,14 +140,17 @@ class _Escaped:
 
     def __init__(self, report: Any) -> None:
         self._report = report
-        self._doc: Any = None
+        self._docs: dict[tuple[tuple[str, Any], ...], Any] = {}
 
-    def to_dict(self) -> Any:
-        if self._doc is None:
+    def to_dict(self, **options: Any) -> Any:
+        """``options``: passed on (a report's lighter document for tables, e.g. availability's
+        ``table=True``); each document is escaped once."""
+        key = tuple(sorted(options.items()))
+        if key not in self._docs:
             from dractl.render.sanitize import sanitize
 
-            self._doc = sanitize(self._report.to_dict())
-        return self._doc
+            self._docs[key] = sanitize(self._report.to_dict(**options))
+        return self._docs[key]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._report, name)

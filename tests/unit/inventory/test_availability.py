@@ -291,3 +291,14 @@ def _marked(s, name: str):
             replace(d, attributes={**d.attributes, **mark}) if d.name == name else d for d in s.devices
         ),
     )
+
+
+def test_the_table_document_leaves_out_only_devices_without_capacity() -> None:
+    docs = shared_nic("40G")
+    docs[2]["spec"]["devices"].append(dev("plain"))
+    full = run(world(*docs)).to_dict()
+    table = run(world(*docs)).to_dict(table=True)
+    assert [d["name"] for d in full["items"][0]["devices"]] == ["nic", "plain"]
+    assert [d["name"] for d in table["items"][0]["devices"]] == ["nic"]
+    full["items"][0]["devices"] = table["items"][0]["devices"]
+    assert table == full  # counts, counters, summary: the same document otherwise
