@@ -42,6 +42,9 @@ from dractl.model.features import Features
 from dractl.model.quantity import Quantity
 
 EFFECTS = ("NoSchedule", "NoExecute", "None")
+_EFFECT_SET = frozenset(EFFECTS)
+_BLOCKING = frozenset({"NoSchedule", "NoExecute"})
+_FREE_STATES = ("free", "shared")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +67,7 @@ class DeviceState:
 
     @property
     def free(self) -> bool:
-        return self.state in ("free", "shared")
+        return self.state in _FREE_STATES
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -264,10 +267,13 @@ def availability(world: World, opts: AvailabilityOptions) -> AvailabilityReport:
     inv = Inventory(world, opts.features)
     _check_names(inv, opts)
     nodes = inv.selected_nodes(opts.node, opts.selector)
+    selected = frozenset(nodes)  # "is the pool's node selected": 5,000 pools × 5,000 nodes as a list
     membership = _ClassMembership(inv, world.device_classes)
     health = {dev: h for dev, (h, _) in device_health(inv).items()}
     pools = [
-        p for g in inv.pool_groups() if (p := _pool(inv, g, nodes, membership, health, opts)) is not None
+        p
+        for g in inv.pool_groups()
+        if (p := _pool(inv, g, nodes, selected, membership, health, opts)) is not None
     ]
     pools.sort(key=lambda p: (p.node is None, p.node or "", p.driver, p.pool))
     if opts.device_class is not None:
@@ -325,13 +331,14 @@ def _pool(
     inv: Inventory,
     group: PoolGroup,
     nodes: list[str],
+    selected: frozenset[str],
     membership: _ClassMembership,
     health: Mapping[str, str],
     opts: AvailabilityOptions,
 ) -> PoolAvailability | None:
-    """The pool's row, or None when no selected node can use it."""
+    """The pool's row, or None when no selected node can use it (``selected``: ``nodes``)."""
     if group.node is not None:
-        if group.node not in nodes:
+        if group.node not in selected:
             return None
         reach = [group.node]
         pool = inv.gather(group, group.node)
@@ -428,10 +435,12 @@ def _counts(devices: Any) -> Counts:
     for dev in devices:
         total += 1
         allocated += dev.allocated
-        for e in dev.effects & set(EFFECTS):
-            tainted[e] += 1
-        unavailable += (not dev.allocated) and bool(dev.effects & {"NoSchedule", "NoExecute"})
-        free += dev.free
+        effects = dev.effects
+        if effects:  # most devices have no taint
+            for e in effects & _EFFECT_SET:
+                tainted[e] += 1
+            unavailable += (not dev.allocated) and bool(effects & _BLOCKING)
+        free += dev.state in _FREE_STATES  # DeviceState.free
         unhealthy += dev.health not in (None, HEALTHY)
     return Counts(
         total, allocated, max(0, total - allocated - unavailable), unavailable, free, tainted, unhealthy

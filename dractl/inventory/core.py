@@ -194,7 +194,10 @@ class Inventory:
         return self.allocator.taints_of(device) if self.features.device_taints else ()
 
     def is_allocated(self, device_id: str) -> bool:
-        return self.allocated.device_allocated(device_id)
+        a = self.allocated
+        if device_id in a.devices:  # the usual answer, without building the share prefix
+            return True
+        return a.device_allocated(device_id) if a.shares or a.capacity else False
 
     def multi_allocatable(self, device: o.Device) -> bool:
         return self.features.consumable_capacity and device.allow_multiple_allocations is True
