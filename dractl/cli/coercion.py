@@ -106,6 +106,15 @@ def _quick(annotation: Any, info: Any, value: Any, ctx: Any, choice: Any) -> Any
         ):
             return value
         return _MISSING
+    if annotation is float:  # a float default (--watch-interval 2.0); typed values go to Typer
+        if (
+            type(value) is float
+            and (info.min is None or value >= info.min)
+            and (info.max is None or value <= info.max)
+            and not info.clamp
+        ):
+            return value
+        return _MISSING
     if isinstance(annotation, type) and issubclass(annotation, Enum):
         try:
             return choice(value, choices=tuple(annotation), case_sensitive=info.case_sensitive, ctx=ctx)

@@ -81,9 +81,11 @@ def list_items(
         kept = result.items
         for item in items:
             if isinstance(item, dict):
-                # the resource listed says what the items are (an item's own kind cannot override it)
-                whole = {**item, "apiVersion": api_version, "kind": resource.kind}
-                kept.append(whole if convert is None else convert(whole, len(kept)))
+                # the resource listed says what the items are (an item's own kind cannot override
+                # it); set in place (the decoded page is ours): the same dict a copy would be
+                item["apiVersion"] = api_version
+                item["kind"] = resource.kind
+                kept.append(item if convert is None else convert(item, len(kept)))
         meta: dict[str, Any] = page["metadata"] if isinstance(page.get("metadata"), dict) else {}
         del page, items  # with ``convert``: nothing of this page's JSON is kept past here
         result.pages += 1

@@ -31,6 +31,11 @@ SAMPLES: list[Any] = [
     7,
     0,
     1000,
+    2.0,
+    0.1,
+    0.2,
+    1e300,
+    float("nan"),
     True,
     False,
     ("a", "b"),
@@ -88,7 +93,12 @@ sys.stderr.write('\\nPYDANTIC=' + str('pydantic' in sys.modules) + '\\n')
 
 @pytest.mark.parametrize(
     "args",
-    [["--help"], ["validate", "--help"], ["validate", "c.yaml", "-o", "JSON", "--kube-version", "1.36"]],
+    [
+        ["--help"],
+        ["validate", "--help"],
+        ["validate", "c.yaml", "-o", "JSON", "--kube-version", "1.36"],
+        ["availability", "-f", "c.yaml"],  # the views' float default (--watch-interval)
+    ],
 )
 def test_common_commands_do_not_import_pydantic(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "c.yaml").write_text(
@@ -103,8 +113,10 @@ def test_common_commands_do_not_import_pydantic(tmp_path: Path, args: list[str])
         timeout=60,
     )
     assert proc.stderr.rsplit("PYDANTIC=", 1)[-1].strip() == "False", proc.stderr
-    if "c.yaml" in args:
+    if args[0] == "validate" and "c.yaml" in args:
         assert json.loads(proc.stdout)["kind"] == "ValidationReport"
+    if args[0] == "availability":
+        assert proc.returncode == 0 and "No devices found." in proc.stdout
 
 
 def test_a_bad_choice_still_gets_typers_check() -> None:
