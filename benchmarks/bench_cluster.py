@@ -368,6 +368,8 @@ if hasattr(lists, "json_loads"):  # pages decoded through transport.json_loads
 else:
     timed(lists.json, "loads", "decode")
 timed(source.ClusterSource, "load_raw", "read")
+import dractl.model.build  # noqa
+timed(dractl.model.build, "resource_slice", "lean")  # slices a lean read builds page by page (model)
 timed(source.ClusterSource, "load", "load")
 timed(dractl.inventory.availability, "availability", "engine")
 timed(dractl.inventory.health, "health", "engine")
@@ -389,8 +391,8 @@ phases = {
     "import": (t1[0] - t0[0], t1[1] - t0[1]),
     "transfer": get("transfer"),
     "JSON decode": get("decode"),
-    "other read": minus(get("read"), get("transfer"), get("decode")),
-    "model": minus(get("load"), get("read")) if "load" in acc else z,
+    "other read": minus(get("read"), get("transfer"), get("decode"), get("lean")),
+    "model": minus(get("load"), get("read"), (-get("lean")[0], -get("lean")[1])) if "load" in acc else z,
     "engine": get("engine"),
     "render": get("render"),
 }
@@ -517,7 +519,12 @@ def rows_for(nodes: int) -> list[dict[str, Any]]:
                     + (" (no live cluster support)" if code == 2 else ""),
                 }
             )
-            for args in (("snapshot", "-A"), ("availability", "-A"), ("health", "-A")):
+            for args in (
+                ("snapshot", "-A"),
+                ("availability", "-A"),
+                ("health", "-A"),
+                ("explain-allocation", "--claim", "ml-00/pending-one-gpu"),  # its engine: "rest"
+            ):
                 phases = breakdown(served, *args)
                 rows.append(
                     {
