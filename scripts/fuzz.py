@@ -25,8 +25,11 @@ aliases, swapping types; plus raw byte mutations.  Three families of targets, ea
 Contract, per input: exit in {0, 1, 2} (3 for the API family); no traceback or internal error;
 stderr lines start ``dractl:``, ``Warning:`` or ``Note:``; at most one ``dractl: error:`` line
 for a live view that fails; no raw control character on stdout/stderr; JSON/YAML/JUnit/SARIF
-output parses; the same input gives the same output (files only: the loopback server's answers
-depend on its threads and faults); under 10 s per run.
+output parses; the same input gives the same output (the live views' too: the loopback
+server's faults are put back before the second run).  Each run is a forked child: under 10 s of
+CPU, no hang, and a peak RSS above the child's start of at most 5x the input's size plus a 64 MB
+floor (MEMORY_FLOOR: what any run needs whatever its input; every command's modules are
+imported by a warm-up before the children fork).
 tests/property/test_fuzz_cli.py runs a small slice of each family in CI.  ``--atheris`` runs
 libFuzzer's coverage-guided mutation (atheris) over the loader and validate/lint in-process.
 """
@@ -35,17 +38,23 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import json
+import os
+import pickle
 import random
 import re
+import resource
+import select
+import signal
 import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -171,11 +180,111 @@ def run_cli(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+# Per run, in a forked child: memory above what the child started with (the harness's own
+# interpreter, dractl and the modules a warm-up imported) at most MEMORY_RATIO x the input's
+# size, with MEMORY_FLOOR for what any run needs whatever its input (caches, rendering);
+# CPU time under CPU_LIMIT; a child that is not done after HANG_LIMIT seconds is a hang.
+MEMORY_RATIO = 5
+MEMORY_FLOOR = 64 * 2**20
+CPU_LIMIT = 10.0
+HANG_LIMIT = 120.0
+
+
+class Run(NamedTuple):
+    """One command's outcome, run in a child process: exit code, stdout, stderr, the child's peak
+    RSS above its RSS at the start (bytes), its CPU seconds; ``hung``: killed at HANG_LIMIT."""
+
+    code: int
+    out: str
+    err: str
+    memory: int = 0
+    cpu: float = 0.0
+    hung: bool = False
+
+
+def _rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def run_child(args: list[str], hang_limit: float | None = None) -> Run:
+    """``run_cli(args)`` in a forked child (Linux): the child's own peak RSS (``wait4``) and CPU
+    time, and a crash of the interpreter itself, are then the run's alone."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run, send the outcome, leave without cleanup handlers
+        status = 0
+        try:
+            os.close(read_end)
+            start = _rss()
+            code, out, err = run_cli(args)
+            payload = pickle.dumps((code, out, err, start))
+        except BaseException as e:  # the parent reports it as a violation
+            payload = pickle.dumps((70, "", f"Traceback (fuzz child): {type(e).__name__}: {e}"[:2000], 0))
+            status = 1
+        with os.fdopen(write_end, "wb") as f:
+            f.write(payload)
+        os._exit(status)
+    os.close(write_end)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + (HANG_LIMIT if hang_limit is None else hang_limit)
+    hung = False
+    with os.fdopen(read_end, "rb", buffering=0) as f:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([f], [], [], left)[0]:
+                hung = True
+                os.kill(pid, signal.SIGKILL)
+                break
+            chunk = f.read(1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    _, status, usage = os.wait4(pid, 0)
+    cpu = usage.ru_utime + usage.ru_stime
+    if hung or not chunks:
+        why = "hung" if hung else f"the child died (wait status {status})"
+        return Run(70, "", f"Traceback (fuzz child): {why}", cpu=cpu, hung=hung)
+    code, out, err, start = pickle.loads(b"".join(chunks))
+    return Run(code, out, err, max(0, usage.ru_maxrss * 1024 - start), cpu)
+
+
 def violations(
-    args: list[str], fmt: str, codes: tuple[int, ...] = (0, 1, 2), live: bool = False, repeat: bool = True
+    args: list[str],
+    fmt: str,
+    codes: tuple[int, ...] = (0, 1, 2),
+    live: bool = False,
+    repeat: bool = True,
+    size: int = 0,
+    fork: bool = True,
+    before: Callable[[], None] | None = None,
 ) -> list[str]:
-    code, out, err = run_cli(args)
+    """Every way one command broke the contract.  ``size``: the bytes of input it reads (its
+    memory limit is MEMORY_FLOOR + MEMORY_RATIO x size).  ``fork``: run it in a child process
+    (memory, CPU and hangs are measured; else in this process: CPU only, for atheris, whose
+    coverage a child would not report back).  ``repeat``: run it twice, the same output both
+    times (a live view's too: ``before`` puts the loopback server back as it was, its faults
+    unspent, before each run)."""
+    if before is not None:
+        before()
+    if fork:
+        run = run_child(args)
+    else:
+        t0 = time.process_time()
+        run = Run(*run_cli(args))
+        run = Run(run.code, run.out, run.err, cpu=time.process_time() - t0)
+    code, out, err = run.code, run.out, run.err
     bad: list[str] = []
+    if run.hung:
+        bad.append(f"hung: no answer after {HANG_LIMIT:.0f} s")
+    if run.cpu > CPU_LIMIT:
+        bad.append(f"slow: {run.cpu:.1f} s of CPU (limit {CPU_LIMIT:.0f} s)")
+    limit = MEMORY_FLOOR + MEMORY_RATIO * size
+    if run.memory > limit:
+        bad.append(
+            f"memory: {run.memory / 2**20:.0f} MB above start-up for {size:,} bytes of input "
+            f"(limit {limit / 2**20:.0f} MB: {MEMORY_RATIO}x input + {MEMORY_FLOOR // 2**20} MB)"
+        )
     if code not in codes:
         bad.append(f"exit {code}")
     if live and code in (2, 3) and sum(line.startswith("dractl: error:") for line in err.splitlines()) != 1:
@@ -202,11 +311,25 @@ def violations(
                 bad.append("github output line that is not a workflow command")
         except (ValueError, yaml.YAMLError, ET.ParseError) as e:
             bad.append(f"{fmt} output does not parse: {str(e)[:200]}")
-    if (
-        repeat and not live and run_cli(args) != (code, out, err)
-    ):  # (a live run's server is not deterministic)
-        bad.append("non-deterministic output")
+    if repeat and not run.hung:
+        if before is not None:
+            before()
+        again = run_child(args) if fork else Run(*run_cli(args))
+        if (again.code, again.out, again.err) != (code, out, err):
+            bad.append(f"non-deterministic output: {_first_difference((code, out, err), again)}")
     return bad
+
+
+def _first_difference(first: tuple[int, str, str], again: Run) -> str:
+    if first[0] != again.code:
+        return f"exit {first[0]}, then {again.code}"
+    for name, a, b in (("stdout", first[1], again.out), ("stderr", first[2], again.err)):
+        if a != b:
+            at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+            return (
+                f"{name} differs at {at}: {a[max(0, at - 60) : at + 60]!r} / {b[max(0, at - 60) : at + 60]!r}"
+            )
+    return "?"
 
 
 def targets(path: str, expression: str, rng: random.Random) -> list[tuple[list[str], str]]:
@@ -250,18 +373,22 @@ def fuzz(
     tried = 0
     start = time.monotonic()
 
-    def check(args: list[str], fmt: str, codes: tuple[int, ...] = (0, 1, 2), live: bool = False) -> None:
-        t0 = time.process_time()  # CPU: a loaded machine is not a slow dractl
-        for problem in violations(args, fmt, codes, live):
+    def check(
+        args: list[str],
+        fmt: str,
+        size: int,
+        codes: tuple[int, ...] = (0, 1, 2),
+        live: bool = False,
+        before: Callable[[], None] | None = None,
+    ) -> None:
+        for problem in violations(args, fmt, codes, live, size=size, before=before):
             found.append(f"{' '.join(map(repr, args))}: {problem}")
-            report(found[-1])
-        if time.process_time() - t0 > 20:  # two runs
-            found.append(f"{args!r}: slower than 10 s per run")
             report(found[-1])
 
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         server = stack.enter_context(_loopback(tmp)) if "api" in families else None
+        warm_up(tmp, server, families)
         while (examples is None or tried < examples) and (
             seconds is None or time.monotonic() - start < seconds
         ):
@@ -271,17 +398,59 @@ def fuzz(
                 path = tmp / f"in{tried % 5}{rng.choice(['', chr(0x1B), chr(0x202E), chr(10)])}x{suffix}"
                 path.write_bytes(data)
                 for args, fmt in targets(str(path), expressions(rng), rng):
-                    check(args, fmt)
+                    check(args, fmt, len(data))
                 path.unlink()
             elif family == "worlds":
-                for args, fmt in world_targets(rng, pool, tmp / f"w{tried}"):
-                    check(args, fmt)
+                where = tmp / f"w{tried}"
+                for args, fmt in world_targets(rng, pool, where):
+                    check(args, fmt, max(f.stat().st_size for f in where.iterdir()))
             else:
                 assert server is not None
                 for args, fmt in api_targets(rng, pool, server, tmp):
-                    check(args, fmt, (0, 1, 2, 3), live=True)
+                    check(args, fmt, served_size(server), (0, 1, 2, 3), True, _restorer(server))
             tried += 1
     return tried, found
+
+
+def warm_up(tmp: Path, server: Any, families: tuple[str, ...] = FAMILIES) -> None:
+    """Run each kind of target once in this process, so that the modules and caches every run
+    needs are in the parent before the children fork (their memory is then what the input costs)."""
+    demo = str(ROOT / "examples" / "demo")
+    claim = tmp / "warm.yaml"
+    claim.write_text((ROOT / "examples" / "demo" / "claims-pending.yaml").read_text())
+    runs: list[list[str]] = []
+    if "manifests" in families:
+        runs += [[cmd, "-o", fmt, str(claim)] for cmd in ("validate", "lint") for fmt in FORMATS]
+        runs.append(["selector", "check", "device.driver == 'x'"])
+    if "worlds" in families:
+        runs += [["explain-allocation", "--claim", "two-h100", "-f", demo, "-o", f] for f in VIEW_FORMATS]
+        runs += [["capacity", "--claim", "single-gpu", "-f", demo, "-o", f] for f in ("table", "json")]
+        views = ("availability", "claims", "health", "taints")
+        runs += [[view, "-f", demo, "-o", f] for view in views for f in VIEW_FORMATS]
+    if server is not None:
+        runs += [[view, "--request-timeout", "5s"] for view in ("availability", "claims", "health", "taints")]
+    for args in runs:
+        run_cli(args)
+
+
+def _restorer(server: Any) -> Callable[[], None]:
+    """What puts the server's faults back as they are now (a run spends them) and forgets its
+    cached pages, so that a second run gets the same answers."""
+    faults = [dataclasses.replace(f) for f in server.faults]
+
+    def restore() -> None:
+        server.faults[:] = [dataclasses.replace(f) for f in faults]
+        server.page_cache.clear()
+
+    return restore
+
+
+def served_size(server: Any) -> int:
+    """Bytes the loopback server holds for the live views: its objects as JSON and any hostile body."""
+    objects = sum(
+        len(json.dumps(o, default=str)) for kind in server.state.objects.values() for o in kind.values()
+    )
+    return objects + sum(len(f.body or b"") for f in server.faults)
 
 
 # -- worlds and snapshots -------------------------------------------------------------------
@@ -476,8 +645,10 @@ def main() -> int:
 
 def atheris_main(argv: list[str]) -> int:
     """libFuzzer-driven mutation of raw input bytes (seeded with the demo manifests) through the
-    loader, validate and lint, in-process, with the same contract; a violation raises, which
-    atheris reports with the reproducer it saves."""
+    loader, validate and lint, in-process (a forked child's coverage would not reach libFuzzer),
+    with the same contract but for memory, checked as the growth of the process's peak RSS (a
+    lower bound of what the input cost), and determinism; a violation raises, which atheris
+    reports with the reproducer it saves."""
     try:
         import atheris
     except ImportError:
@@ -498,7 +669,11 @@ def atheris_main(argv: list[str]) -> int:
         target.write_bytes(data)
         fmt = ("table", "json", "junit", "github", "sarif")[len(data) % 5]
         args = [("validate", "lint")[len(data) // 5 % 2], "-o", fmt, str(target)]
-        problems = violations(args, fmt, repeat=False)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        problems = violations(args, fmt, repeat=False, fork=False, size=len(data))
+        grew = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - peak  # in-process: the
+        if grew > MEMORY_FLOOR + MEMORY_RATIO * len(data):  # peak only grows, so this is a bound
+            problems.append(f"memory: the process's peak grew {grew / 2**20:.0f} MB on this input")
         if problems:
             raise AssertionError(f"{args}: {problems}")
 

@@ -50,6 +50,7 @@ def list_items(
     api_version = f"{resource.group}/{version}" if resource.group else version
     result = ListResult()
     token = ""
+    tokens: set[str] = set()  # every continue token of this read, to refuse a list that loops
     while True:
         query = [("limit", str(chunk_size))] if chunk_size else []
         if token:
@@ -71,6 +72,7 @@ def list_items(
                 )
             result = ListResult(restarts=1)
             token = ""
+            tokens.clear()
             continue
         page = _decode(reply.body, call)
         items = page.get("items") or []
@@ -91,6 +93,14 @@ def list_items(
         result.pages += 1
         result.resource_version = str(meta.get("resourceVersion") or result.resource_version)
         token = str(meta.get("continue") or "")
+        if token in tokens:  # a hostile or broken server: the same page again, forever
+            raise ClusterError(
+                "list",
+                resource.display,
+                "the server's list never ends (it sent a continue token it had sent before)",
+                scope=call.scope,
+            )
+        tokens.add(token)
         if progress is not None:
             remaining = meta.get("remainingItemCount")
             total = len(result.items) + remaining if isinstance(remaining, int) else None

@@ -55,3 +55,38 @@ def test_hostile_bodies_are_hostile() -> None:
         except (ValueError, RecursionError):
             not_json += 1
     assert 0 < not_json < len(bodies)  # both malformed and well-formed-but-wrong bodies
+
+
+def test_the_harness_measures_each_run_in_a_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each run is a forked child: its peak memory above its start, its CPU time, a hang and a
+    second run's different output are each a violation."""
+    import os
+    import time
+
+    mod = _harness()
+
+    def fake(args: list[str]) -> tuple[int, str, str]:
+        what = args[0]
+        if what == "big":
+            block = bytearray(120 * 2**20)  # touched: resident
+            block[::4096] = b"x" * len(block[::4096])
+        elif what == "spin":
+            end = time.process_time() + 0.5
+            while time.process_time() < end:
+                pass
+        elif what == "hang":
+            time.sleep(30)
+        elif what == "crash":
+            os._exit(9)
+        return 0, f"{what} {os.getpid() if what == 'random' else ''}", ""  # a child's own pid
+
+    monkeypatch.setattr(mod, "run_cli", fake)
+    monkeypatch.setattr(mod, "CPU_LIMIT", 0.3)
+    monkeypatch.setattr(mod, "HANG_LIMIT", 2.0)
+    assert mod.violations(["quiet"], "x", size=10) == []
+    assert any(v.startswith("memory: ") for v in mod.violations(["big"], "x", size=10, repeat=False))
+    assert mod.violations(["big"], "x", size=30 * 2**20, repeat=False) == []  # 5x input allowed
+    assert any(v.startswith("slow: ") for v in mod.violations(["spin"], "x", repeat=False))
+    assert any(v.startswith("hung: ") for v in mod.violations(["hang"], "x"))
+    assert any("child died" in v for v in mod.violations(["crash"], "x", repeat=False))
+    assert any(v.startswith("non-deterministic") for v in mod.violations(["random"], "x"))

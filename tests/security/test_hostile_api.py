@@ -55,3 +55,23 @@ def test_an_item_cannot_say_it_is_another_kind(
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
     if view[0] == "snapshot":
         assert result.exit_code == 0 and "Evil" not in out.read_text()
+
+
+@pytest.mark.parametrize("view", [["snapshot", "-A"], ["availability"], ["claims", "-A"]])
+def test_a_list_whose_continue_token_repeats_ends(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer, view: list[str], tmp_path: Path
+) -> None:
+    """Found by the fuzz harness's memory check: a server that answers every page with the same
+    continue token (here ``5``) was read page after page, each page's items kept, until the
+    server stopped (106 MB for 1,000 pages of 100 KB).  The second time a token comes, the list
+    is a cluster error, after two requests."""
+    item = {"metadata": {"name": "x" * 100}, "spec": {}}
+    body = json.dumps({"kind": "List", "metadata": {"continue": 5}, "items": [item]}).encode()
+    path = r"/resourceslices$" if view[0] != "claims" else r"/resourceclaims$"
+    apiserver.faults.append(Fault(path, times=1000, body=body))
+    extra = ["--file", str(tmp_path / "s.yaml")] if view[0] == "snapshot" else []
+    result = run_cli([*view, *extra, "--request-timeout", "5s"])
+    assert result.exit_code == 3, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("dractl: error:")]
+    assert len(errors) == 1 and "never ends" in errors[0], result.stderr
+    assert apiserver.faults[0].times == 998  # two pages read, not a thousand
