@@ -86,9 +86,9 @@ class ClusterSource:
     extra ``(namespace, name)`` Pods to read by name (``explain-allocation --pod``);
     ``warn`` receives one line per missing read; ``progress(what, done, total)`` is called
     after each page.  ``transport`` is injectable for tests.  ``lean``: :meth:`load` builds the
-    ResourceSlices of each page as it arrives and keeps none of their JSON (``raw`` is empty: the
-    inventory views read none of it), so the pages' decoded JSON — most of a big cluster's — is
-    never all alive at once.
+    ResourceSlices of each page as it arrives, and the ResourceClaims once listed (before the Pods
+    are read), and keeps none of their JSON (``raw`` is empty: the inventory views read none of
+    it), so the pages' decoded JSON — most of a big cluster's — is never all alive at once.
     """
 
     def __init__(
@@ -117,7 +117,7 @@ class ClusterSource:
         self.transport: Transport | None = None
         self.reads: list[ListRead] = []  # the lists read by the last load, for watches
         self.lean = lean
-        self._building = False  # in load(): lean kinds become model objects page by page
+        self._building = False  # in load(): LEAN_KINDS become model objects as they are read
 
     # ------------------------------------------------------------------ WorldSource
     def describe(self) -> str:
@@ -187,10 +187,15 @@ class ClusterSource:
         for kind in ("ResourceClaim", "ResourceClaimTemplate"):
             if kind in self.kinds:
                 raw.objects[kind] = self._namespaced(kind)
+        claims: Iterable[dict[str, Any] | ClaimPods] = raw.objects.get("ResourceClaim", [])
+        if self._building and "ResourceClaim" in raw.objects:
+            # what the Pod reads need of the claims is taken now; the claims' JSON goes before
+            # the Pods' is read (a lean read's peak holds one of them, not both)
+            claims = [claim_pods(c) for c in raw.objects["ResourceClaim"]]
+            build = _lean_builder("ResourceClaim")
+            raw.objects["ResourceClaim"] = [build(c, i) for i, c in enumerate(raw.objects["ResourceClaim"])]
         if "Pod" in self.kinds:
-            raw.objects["Pod"] = self._pods(
-                raw.objects.get("ResourceClaim", []), extended_names(raw.objects.get("DeviceClass", []))
-            )
+            raw.objects["Pod"] = self._pods(claims, extended_names(raw.objects.get("DeviceClass", [])))
 
     def _namespaced(self, kind: str, field_selector: str | None = None) -> list[dict[str, Any]]:
         """All namespaces when asked; a user who may not list them cluster-wide but has a
@@ -208,24 +213,21 @@ class ClusterSource:
             self._note_missing(RESOURCES[kind], None, "forbidden", f"only namespace {fallback} was read")
             return self._list(kind, fallback, field_selector=field_selector)
 
-    def wanted_pods(self, claims: Iterable[dict[str, Any]]) -> dict[str, set[str]]:
+    def wanted_pods(self, claims: Iterable[dict[str, Any] | ClaimPods]) -> dict[str, set[str]]:
         """Namespace → names of the Pods to read by name: those the claims are reserved for,
-        the owners of template claims, and the extra ``pods`` (only those with ``node``)."""
+        the owners of template claims (see :func:`claim_pods`; a claim may be given as its
+        ``claim_pods``), and the extra ``pods`` (only those with ``node``)."""
         wanted: dict[str, set[str]] = defaultdict(set)
         for claim in claims if not self.opts.node else ():  # with node: its field-selected list
-            ns = str((claim.get("metadata") or {}).get("namespace") or "")
-            for ref in (claim.get("status") or {}).get("reservedFor") or []:
-                if isinstance(ref, dict) and ref.get("resource") == "pods" and not ref.get("apiGroup"):
-                    wanted[ns].add(str(ref.get("name") or ""))
-            # A claim made from a template for a pod that is still pending is owned by the pod.
-            for owner in (claim.get("metadata") or {}).get("ownerReferences") or []:
-                if isinstance(owner, dict) and owner.get("kind") == "Pod" and owner.get("apiVersion") == "v1":
-                    wanted[ns].add(str(owner.get("name") or ""))
+            ns, names = claim if isinstance(claim, tuple) else claim_pods(claim)
+            wanted[ns].update(names)
         for ns, name in self.extra_pods:  # an empty namespace: the context's (kubectl's default)
             wanted[ns or (self.connection.namespace if self.connection else "default")].add(name)
         return {ns: {n for n in names if n} for ns, names in wanted.items()}
 
-    def _pods(self, claims: Iterable[dict[str, Any]], extended: frozenset[str]) -> list[dict[str, Any]]:
+    def _pods(
+        self, claims: Iterable[dict[str, Any] | ClaimPods], extended: frozenset[str]
+    ) -> list[dict[str, Any]]:
         wanted = self.wanted_pods(claims)
         found: dict[tuple[str, str], dict[str, Any]] = {}
         # Pending pods (no node yet: the scheduler's own "unassigned" field selector) that ask for
@@ -267,7 +269,7 @@ class ClusterSource:
         tolerate: bool = True,
         start: int = 0,
     ) -> list[dict[str, Any]]:
-        """The items (a lean read's model objects for :data:`LEAN_KINDS`; ``start``: the index of
+        """The items (a lean read's model objects for ResourceSlices; ``start``: the index of
         the first in the kind's whole list, for their origins)."""
         assert self.transport is not None and self.server is not None
         resource = RESOURCES[kind]
@@ -284,7 +286,7 @@ class ClusterSource:
                 label_selector=label_selector,
                 chunk_size=self.opts.chunk_size,
                 progress=self._progress,
-                convert=_lean_builder(kind, start) if self._building and kind in LEAN_KINDS else None,
+                convert=_lean_builder(kind, start) if self._building and kind == "ResourceSlice" else None,
             )
             self.reads.append(
                 ListRead(kind, namespace, field_selector, label_selector, result.resource_version)
@@ -355,6 +357,23 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
+ClaimPods = tuple[str, tuple[str, ...]]
+
+
+def claim_pods(claim: dict[str, Any]) -> ClaimPods:
+    """A claim's namespace and the Pods it names: those it is reserved for, and the Pod that owns
+    a claim made from a template for a pod that is still pending."""
+    ns = str((claim.get("metadata") or {}).get("namespace") or "")
+    names = []
+    for ref in (claim.get("status") or {}).get("reservedFor") or []:
+        if isinstance(ref, dict) and ref.get("resource") == "pods" and not ref.get("apiGroup"):
+            names.append(str(ref.get("name") or ""))
+    for owner in (claim.get("metadata") or {}).get("ownerReferences") or []:
+        if isinstance(owner, dict) and owner.get("kind") == "Pod" and owner.get("apiVersion") == "v1":
+            names.append(str(owner.get("name") or ""))
+    return ns, tuple(names)
+
+
 IMPLICIT_EXTENDED_PREFIX = "deviceclass.resource.kubernetes.io/"
 
 
@@ -387,8 +406,8 @@ def _why(error: ClusterError) -> str:
     return error.message.split(": ", 1)[-1]
 
 
-# Kinds a lean read builds page by page, without their JSON.
-LEAN_KINDS = ("ResourceSlice",)
+# Kinds a lean read builds without keeping their JSON: slices page by page, claims once listed.
+LEAN_KINDS = ("ResourceSlice", "ResourceClaim")
 
 
 def build_objects(raw: RawWorld, built: Collection[str] = ()) -> Iterable[o.DRAObject]:
@@ -418,16 +437,16 @@ def _undecodable(resource: Resource, item: dict[str, Any], error: Exception) -> 
 def _lean_builder(kind: str, start: int = 0) -> Callable[[dict[str, Any], int], Any]:
     """``(item, index) -> model object`` of a lean read: as :func:`build_objects` builds it, without
     keeping the item's JSON."""
-    from dractl.model.build import resource_slice
+    from dractl.model.build import resource_claim, resource_slice
     from dractl.model.convert import to_v1
 
-    assert kind == "ResourceSlice"
+    builder: Callable[..., o.DRAObject] = resource_slice if kind == "ResourceSlice" else resource_claim
     resource = RESOURCES[kind]
     where = f"cluster:{resource.display}"
 
     def build(item: dict[str, Any], i: int) -> o.DRAObject:
         try:
-            return resource_slice(to_v1(item), Origin(where, 0, start + i), keep_raw=False)
+            return builder(to_v1(item), Origin(where, 0, start + i), keep_raw=False)
         except (ValueError, KeyError) as e:
             raise _undecodable(resource, item, e) from None
 

@@ -409,7 +409,8 @@ def allocation(raw: Any) -> o.AllocationResult | None:
     )
 
 
-def resource_claim(raw: Raw, origin: o.Origin | None = None) -> o.ResourceClaim:
+def resource_claim(raw: Raw, origin: o.Origin | None = None, keep_raw: bool = True) -> o.ResourceClaim:
+    """``keep_raw`` False: ``raw`` is not kept (a reader that lets the JSON go)."""
     status = _m(raw.get("status"))
     statuses = status.get("devices")
     return _ResourceClaim(
@@ -428,7 +429,7 @@ def resource_claim(raw: Raw, origin: o.Origin | None = None) -> o.ResourceClaim:
         device_statuses=tuple(x for x in _l(statuses) if isinstance(x, Mapping)) if statuses else (),
         api_version=_s(raw.get("apiVersion")),
         origin=origin,
-        raw=raw,
+        raw=raw if keep_raw else {},
     )
 
 

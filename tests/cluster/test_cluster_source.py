@@ -188,15 +188,19 @@ def test_a_lean_read_builds_the_same_slices_page_by_page_without_their_json(
     lean_source = _lean(kubeconfig, all_namespaces=True, **kw)
     lean = lean_source.load()
     assert lean.slices and all(s.raw for s in full.slices) and all(s.raw == {} for s in lean.slices)
-    bare = [dataclasses.replace(s, raw={}) for s in full.slices]
-    assert [dataclasses.asdict(s) for s in lean.slices] == [dataclasses.asdict(s) for s in bare]
-    # origins count across pages and across both lists of a --node read, as a full read's do
-    assert [s.origin for s in lean.slices] == [s.origin for s in full.slices]
-    assert comparable(lean) == comparable(dataclasses.replace(full, slices=tuple(bare)))
-    # everything else keeps its JSON (pods: health; claims: the pods to read), and load_raw
-    # (snapshot, --watch) is untouched by lean
-    assert all(p.raw for p in lean.pods) and all(c.raw for c in lean.claims)
-    assert all(isinstance(s, dict) for s in lean_source.load_raw().objects["ResourceSlice"])
+    assert lean.claims and all(c.raw for c in full.claims) and all(c.raw == {} for c in lean.claims)
+    bare = {f: tuple(dataclasses.replace(x, raw={}) for x in getattr(full, f)) for f in ("slices", "claims")}
+    for f, objects in bare.items():
+        assert [dataclasses.asdict(x) for x in getattr(lean, f)] == [dataclasses.asdict(x) for x in objects]
+        # origins count across pages and across both lists of a --node read, as a full read's do
+        assert [x.origin for x in getattr(lean, f)] == [x.origin for x in getattr(full, f)]
+    assert comparable(lean) == comparable(dataclasses.replace(full, **bare))
+    # the same Pods were read (the claims name them before their JSON goes); Pods keep theirs
+    # (health), and load_raw (snapshot, --watch) is untouched by lean
+    assert [p.meta.key for p in lean.pods] == [p.meta.key for p in full.pods] and lean.pods
+    assert all(p.raw for p in lean.pods)
+    again = lean_source.load_raw().objects
+    assert all(isinstance(x, dict) for x in [*again["ResourceSlice"], *again["ResourceClaim"]])
 
 
 def test_a_lean_read_names_a_slice_it_cannot_decode(kubeconfig: Path, apiserver: LoopbackApiServer) -> None:
