@@ -369,7 +369,8 @@ else:
     timed(lists.json, "loads", "decode")
 timed(source.ClusterSource, "load_raw", "read")
 import dractl.model.build  # noqa
-timed(dractl.model.build, "resource_slice", "lean")  # slices a lean read builds page by page (model)
+timed(dractl.model.build, "resource_slice", "lean")  # what a lean read builds as it reads (model)
+timed(dractl.model.build, "resource_claim", "lean")
 timed(source.ClusterSource, "load", "load")
 timed(dractl.inventory.availability, "availability", "engine")
 timed(dractl.inventory.health, "health", "engine")
