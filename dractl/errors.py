@@ -7,6 +7,7 @@ input that cannot be read (exit 2), usage mistakes (exit 2), cluster/API failure
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 EXIT_OK = 0
@@ -29,6 +30,18 @@ def excerpt(text: str, limit: int = VALUE_LIMIT) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def bounded(text: str | None, limit: int = MESSAGE_LIMIT) -> str | None:
+    """A report's message text as its document carries it (``to_dict``, every format): itself,
+    or an :func:`excerpt` when longer than ``limit``.  For the words a report says about objects;
+    an object's identity (a name or id used as a key) and data copied from it stay exact."""
+    return text if text is None or len(text) <= limit else excerpt(text, limit)
+
+
+def bounded_all(texts: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """:func:`bounded` of each message, as a list."""
+    return [t if len(t) <= limit else excerpt(t, limit) for t in texts]
 
 
 def quoted(text: str, limit: int = VALUE_LIMIT) -> str:

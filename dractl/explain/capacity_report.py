@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from dractl.errors import EXIT_FINDINGS, EXIT_OK
+from dractl.errors import EXIT_FINDINGS, EXIT_OK, bounded, bounded_all
 
 API_VERSION = "dractl/v1alpha1"
 KIND = "CapacityReport"
@@ -46,8 +46,8 @@ class NodeCapacity:
             "name": self.name,
             "copies": self.copies,
             "freeDevices": self.free_devices,
-            "filtered": list(self.filtered),
-            "stopped": self.stopped,
+            "filtered": bounded_all(self.filtered),
+            "stopped": bounded(self.stopped),
         }
 
 
@@ -63,10 +63,10 @@ class Blocking:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "message": self.message,
+            "message": bounded(self.message),
             "nodesEvaluated": self.nodes,
             "nodesNotExplained": self.sampled,
-            "groups": [{"message": m, "nodes": n, "examples": list(e)} for m, n, e in self.groups],
+            "groups": [{"message": bounded(m), "nodes": n, "examples": list(e)} for m, n, e in self.groups],
         }
 
 
@@ -87,7 +87,7 @@ class Stranded:
     def to_dict(self) -> dict[str, Any]:
         return {
             "reason": self.reason,
-            "message": self.message,
+            "message": bounded(self.message),
             "devices": self.devices,
             "nodes": self.nodes,
             "largestBlock": self.largest_block,
@@ -173,7 +173,7 @@ class CapacityReport:
             "nodesUsed": sum(1 for n in self.nodes if n.copies),
             "nodesEvaluated": len(self.nodes),
             "allocationAttempts": self.attempts,
-            "message": self.summary_line,
+            "message": bounded(self.summary_line),
         }
         return {
             "apiVersion": API_VERSION,
@@ -181,13 +181,13 @@ class CapacityReport:
             "target": self.target,
             "summary": summary,
             "order": self.order,
-            "error": self.error,
+            "error": bounded(self.error),
             "blocking": self.blocking.to_dict() if self.blocking else None,
             "nodes": [n.to_dict() for n in self.nodes],
             "pools": [{"pool": p, "devices": n} for p, n in self.pools],
             "placements": [p.to_dict() for p in self.placements],
             "fragmentation": [s.to_dict() for s in self.fragmentation],
             "bestFit": self.best_fit.to_dict() if self.best_fit else None,
-            "notes": list(self.notes),
+            "notes": bounded_all(self.notes),
             "context": dict(self.context),
         }

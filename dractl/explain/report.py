@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from dractl.errors import EXIT_FINDINGS, EXIT_OK
+from dractl.errors import EXIT_FINDINGS, EXIT_OK, bounded, bounded_all
 
 API_VERSION = "dractl/v1alpha1"
 KIND = "AllocationExplanation"
@@ -37,11 +37,11 @@ class Stage:
     def to_dict(self) -> dict[str, Any]:
         return {
             "check": self.check,
-            "reason": self.reason,
+            "reason": bounded(self.reason),
             "rejected": self.rejected,
             "remaining": self.remaining,
-            "examples": list(self.examples),
-            "detail": self.detail,
+            "examples": list(self.examples),  # device ids: exact
+            "detail": bounded(self.detail),
         }
 
 
@@ -56,10 +56,10 @@ class Blocking:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "reason": self.reason,
-            "summary": self.summary,
-            "message": self.message,
-            "suggestion": self.suggestion,
+            "reason": bounded(self.reason),
+            "summary": bounded(self.summary),
+            "message": bounded(self.message),
+            "suggestion": bounded(self.suggestion),
         }
 
 
@@ -141,8 +141,8 @@ class NodeExplanation:
             "name": self.name,
             "status": self.status,
             "rank": self.rank,
-            "reasons": list(self.reasons),
-            "error": self.error,
+            "reasons": bounded_all(self.reasons),
+            "error": bounded(self.error),
             "allocations": [a.to_dict() for a in self.allocations],
             "funnel": [f.to_dict() for f in self.funnel],
             "score": self.score,
@@ -162,7 +162,7 @@ class ReasonGroup:
     def to_dict(self) -> dict[str, Any]:
         return {
             "status": self.status,
-            "message": self.message,
+            "message": bounded(self.message),
             "nodes": self.count,
             "examples": list(self.examples),
         }
@@ -230,15 +230,15 @@ class Explanation:
             "target": self.target,
             "summary": {
                 "fits": self.exit_code == EXIT_OK,
-                "message": self.summary,
+                "message": bounded(self.summary),
                 "nodesEvaluated": self.evaluated,
                 "nodesFit": self.fits,
-                "schedulerError": self.scheduler_error,
+                "schedulerError": bounded(self.scheduler_error),
             },
-            "blockers": list(self.blockers),
-            "notes": list(self.notes),
-            "warnings": list(self.warnings),
-            "notModelled": list(self.not_modelled),
+            "blockers": bounded_all(self.blockers),
+            "notes": bounded_all(self.notes),
+            "warnings": bounded_all(self.warnings),
+            "notModelled": bounded_all(self.not_modelled),
             "groups": [g.to_dict() for g in self.groups],
             "nodes": [n.to_dict() for n in self.nodes],
         }

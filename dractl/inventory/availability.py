@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from dractl.errors import UsageError
+from dractl.errors import UsageError, bounded, bounded_all
 from dractl.inventory.core import Inventory, PoolGroup
 from dractl.inventory.health import HEALTHY, device_health
 from dractl.inventory.labels import LabelSelector
@@ -76,7 +76,7 @@ class DeviceState:
             "state": self.state,
             "classes": list(self.classes),
             "allocated": self.allocated,
-            "taints": list(self.taints),
+            "taints": bounded_all(self.taints),  # "key=value:Effect" text (the taints view has the data)
             "health": self.health,
             "capacity": [c.to_dict() for c in self.capacity],
             "claims": list(self.claims),
@@ -175,7 +175,7 @@ class PoolAvailability:
             "pool": self.pool,
             "deviceClass": self.device_class,
             "status": self.status,
-            "problem": self.problem,
+            "problem": bounded(self.problem),
             "slices": self.slices,
             "expectedSlices": self.expected_slices,
             "generation": self.generation,

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from dractl.errors import bounded_all
 from dractl.inventory.core import Inventory
 from dractl.inventory.labels import LabelSelector
 from dractl.inventory.report import envelope
@@ -43,7 +44,7 @@ class ClaimDevice:
             "shareID": self.share_id,
             "consumedCapacity": dict(self.consumed),
             "adminAccess": self.admin_access,
-            "conditions": list(self.conditions),
+            "conditions": bounded_all(self.conditions),
         }
 
 

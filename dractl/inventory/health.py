@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from dractl.errors import bounded
 from dractl.inventory.core import Inventory, device_refs, pod_health_reports
 from dractl.inventory.labels import LabelSelector
 from dractl.inventory.report import envelope
@@ -52,7 +53,7 @@ class Signal:
     detail: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "health": self.health, "detail": self.detail}
+        return {"source": self.source, "health": self.health, "detail": bounded(self.detail)}
 
 
 @dataclass(frozen=True, slots=True)

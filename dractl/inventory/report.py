@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from dractl.errors import bounded_all
+
 API_VERSION = "dractl/v1alpha1"
 
 
@@ -27,7 +29,7 @@ def envelope(
         "context": dict(context),
         "summary": dict(summary),
         "items": items,
-        "warnings": list(warnings),
+        "warnings": bounded_all(warnings),
     }
 
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from dractl.errors import bounded
 from dractl.inventory.core import Inventory, device_refs, pod_running, request_tolerations
 from dractl.inventory.labels import LabelSelector
 from dractl.inventory.report import envelope
@@ -77,8 +78,8 @@ class RuleRow:
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
-            "selector": self.selector,
-            "taint": self.taint,
+            "selector": bounded(self.selector),
+            "taint": bounded(self.taint),  # "key=value" text; each item's key and value stay exact
             "effect": self.effect,
             "devices": self.devices,
             "clusterWide": self.cluster_wide,
