@@ -5,6 +5,7 @@ while the rest is read, and a position inside an item composed from that item's 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +106,21 @@ def test_mutated_lists_read_as_if_whole(edits: list[tuple[int, int, str]]) -> No
     for at, cut, insert in edits:
         at %= len(text) + 1
         text = text[:at] + insert + text[at + cut :]
-    assert _read(text, pack=True) == _read(text, pack=False)
+    _same_or_more_exact(_read(text, pack=True), _read(text, pack=False))
+
+
+def _same_or_more_exact(streamed: tuple[Any, ...], whole: tuple[Any, ...]) -> None:
+    """The same objects, duplicate keys and errors; the same positions, except where the whole
+    document has none (libyaml cannot compose it, e.g. a newline between a JSON key and its
+    colon) and the item's own text gives one."""
+    assert [o[:3] for o in streamed[0]] == [o[:3] for o in whole[0]]
+    assert streamed[2] == whole[2]
+    for s, w in zip(streamed[0], whole[0], strict=True):
+        assert all(wp == sp or wp == (None, None) for sp, wp in zip(s[3], w[3], strict=True))
+    unplaced = re.compile(r"^(l\.json)(?::\d+(?::\d+)?)?: ")
+    assert len(streamed[1]) == len(whole[1])
+    for s, w in zip(streamed[1], whole[1], strict=True):
+        assert s == w or (unplaced.sub(r"\1: ", s) == w), (s, w)
 
 
 def test_an_item_that_libyaml_cannot_compose_costs_only_its_own_positions() -> None:
