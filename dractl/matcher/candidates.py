@@ -51,10 +51,15 @@ class Candidate:
 
 
 def of_pool(
-    pool: Pool, start: int, taints_of: Callable[[Device], tuple[EffectiveTaint, ...]], multi_allowed: bool
+    pool: Pool,
+    start: int,
+    taints_of: Callable[[Device], tuple[EffectiveTaint, ...]],
+    multi_allowed: bool,
+    rules: bool = True,
 ) -> list[Candidate]:
     """The pool's candidates numbered from ``start`` (all of them, even unusable
-    pools: "All" requests look at those too)."""
+    pools: "All" requests look at those too).  ``rules`` False: no DeviceTaintRules apply,
+    so a device without taints of its own has none (``taints_of`` is not asked)."""
     out: list[Candidate] = []
     append = out.append
     prefix = f"{pool.driver}/{pool.name}/"
@@ -63,20 +68,25 @@ def of_pool(
         per_device = bool(s.per_device_node_selection)
         for d in s.devices:
             multi = multi_allowed and d.allow_multiple_allocations is True
-            append(Candidate(idx, d, s, pool, taints_of(d), multi, prefix + d.name, per_device))
+            taints = taints_of(d) if rules or d.taints else ()
+            append(Candidate(idx, d, s, pool, taints, multi, prefix + d.name, per_device))
             idx += 1
     return out
 
 
 def flatten(
-    pools: list[Pool], taints_of: Callable[[Device], tuple[EffectiveTaint, ...]], multi_allowed: bool
+    pools: list[Pool],
+    taints_of: Callable[[Device], tuple[EffectiveTaint, ...]],
+    multi_allowed: bool,
+    rules: bool = True,
 ) -> tuple[list[Candidate], dict[str, list[Candidate]]]:
-    """(search candidates from complete, valid pools; every pool's devices by pool id)."""
+    """(search candidates from complete, valid pools; every pool's devices by pool id);
+    ``rules`` as for :func:`of_pool`."""
     search: list[Candidate] = []
     by_pool: dict[str, list[Candidate]] = {}
     for pool in pools:
         usable = not (pool.incomplete or pool.invalid)
-        cands = of_pool(pool, len(search), taints_of, multi_allowed)
+        cands = of_pool(pool, len(search), taints_of, multi_allowed, rules)
         by_pool[pool.id] = cands
         if usable:
             search.extend(cands)

@@ -38,7 +38,7 @@ from dractl.matcher.placement import Placer
 from dractl.matcher.pruning import Pruner
 from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref, prepare_claim
 from dractl.matcher.search import DONE, Search, StepLimit
-from dractl.matcher.selection import SelectorCache, SelectorFailure
+from dractl.matcher.selection import SelectorCache, SelectorFailure, SelectorFailureAt
 from dractl.matcher.sharing import Shapes, answer_key, keep, kept
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
@@ -528,22 +528,26 @@ class _Run:
 
     def _selectable(self, req: Req, cand: Candidate) -> Verdict:
         cls = req.device_class
-        matches = self.a.selectors.matches
+        first_false = self.a.selectors.first_false
         device = cand.device
-        for i, expr in enumerate(cls.selectors):
+        if cls.selectors:
             try:
-                ok = matches(expr, device)
-            except SelectorFailure as fail:
-                raise self._failed(fail, expr, i, req, cand, f"class {cls.meta.name}") from None
-            if not ok:
-                return Reason.CLASS_SELECTOR_FALSE, f"class {cls.meta.name} selector #{i}: {expr}"
-        for i, expr in enumerate(req.selectors):
+                i = first_false(cls.selectors, device)
+            except SelectorFailureAt as at:
+                expr = cls.selectors[at.index]
+                raise self._failed(at.failure, expr, at.index, req, cand, f"class {cls.meta.name}") from None
+            if i >= 0:
+                return Reason.CLASS_SELECTOR_FALSE, f"class {cls.meta.name} selector #{i}: {cls.selectors[i]}"
+        if req.selectors:
             try:
-                ok = matches(expr, device)
-            except SelectorFailure as fail:
-                raise self._failed(fail, expr, i, req, cand, f"claim {claim_ref(req.claim)}") from None
-            if not ok:
-                return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i}: {expr}"
+                i = first_false(req.selectors, device)
+            except SelectorFailureAt as at:
+                expr = req.selectors[at.index]
+                raise self._failed(
+                    at.failure, expr, at.index, req, cand, f"claim {claim_ref(req.claim)}"
+                ) from None
+            if i >= 0:
+                return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i}: {req.selectors[i]}"
         if cand.per_device and not self._node_ok(cand.device):
             return Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}"
         return True
@@ -634,7 +638,9 @@ class _View:
         except pools.PoolError as err:
             self.error = f"gather pool information: {err}"
             return
-        self.cands, self.by_pool = cand_mod.flatten(self.found, a.taints_of, a.features.consumable_capacity)
+        self.cands, self.by_pool = cand_mod.flatten(
+            self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules)
+        )
         self.invalid = any(p.invalid for p in self.found)
         self.any_multi = any(c.allow_multi for c in self.cands)
 

@@ -40,6 +40,15 @@ class SelectorFailure(Exception):
         self.compile_error = compile_error
 
 
+class SelectorFailureAt(Exception):
+    """:meth:`SelectorCache.first_false`: selector ``index`` failed with ``failure``."""
+
+    def __init__(self, index: int, failure: SelectorFailure) -> None:
+        super().__init__(failure.message)
+        self.index = index
+        self.failure = failure
+
+
 def default_cel_cache() -> CelCache:
     """dractl.cel's process default (bounded), for callers that pass no cache."""
     from dractl.cel.cache import DEFAULT_CACHE
@@ -88,7 +97,7 @@ def read_print(
     :func:`convert_print` of the device when the caller has it."""
     try:
         parts: list[Hashable] = [reads, convert_print(device) if base is None else base]
-        for r in sorted(reads):
+        for r in sorted(reads) if len(reads) > 1 else reads:
             if r == ("allowMultipleAllocations",):
                 parts.append(None if hide_multi else device.allow_multiple_allocations)
             elif r == ("attributes",):
@@ -127,8 +136,14 @@ def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V |
 def convert_print(device: Device) -> Hashable:
     """The driver, and what decides whether the device converts for CEL at all (unknown
     attributes, version attributes): part of every print."""
-    versions = tuple((k, a.value) for k, a in device.attributes.items() if a.kind in ("version", "versions"))
-    return (device.driver, device.unknown_attributes, versions)
+    versions: list[tuple[str, Any]] | None = None
+    for k, a in device.attributes.items():  # a loop, not a generator: once per device, hot
+        kind = a.kind
+        if kind == "version" or kind == "versions":
+            if versions is None:
+                versions = []
+            versions.append((k, a.value))
+    return (device.driver, device.unknown_attributes, tuple(versions) if versions else ())
 
 
 def split_name(name: str, driver: str) -> tuple[str, str]:
@@ -216,6 +231,35 @@ class SelectorCache:
         if isinstance(result, str):
             raise SelectorFailure(result, compile_error=False)
         return result
+
+    def first_false(self, expressions: tuple[str, ...], device: Device) -> int:
+        """The index of the first of ``expressions`` that is false on ``device``, -1 when all
+        are true: :meth:`matches` in turn, in one call (the allocator's hot path).  Raises
+        :class:`SelectorFailureAt` (the index, and the failure :meth:`matches` raises)."""
+        hide = self.hide_multi
+        reads_of, prints, results = self._reads, self._prints, self._results
+        did = id(device)
+        for i, expression in enumerate(expressions):
+            try:
+                hit = reads_of.get(expression)
+                read_id, reads = hit if hit is not None else self._reads_of(expression)
+                known = prints.get((did, hide, read_id))
+                if known is not None and known[0] is device:
+                    fp, seen = known[1], known[2]
+                else:
+                    fp, seen = self._print(device, hide, read_id, reads)
+                key = (expression, fp)
+                result = results.get(key)
+                if result is None:
+                    result = results[key] = self._evaluate(expression, seen)
+            except SelectorFailure as fail:
+                raise SelectorFailureAt(i, fail) from None
+            if result is True:
+                continue
+            if result is False:
+                return i
+            raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
+        return -1
 
     def _evaluate(self, expression: str, device: Device) -> bool | str:
         try:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from dractl.cel.cache import CelCache
 from dractl.errors import CelRuntimeError
-from dractl.matcher.selection import SelectorCache, SelectorFailure
+from dractl.matcher.selection import SelectorCache, SelectorFailure, SelectorFailureAt
 from dractl.model.features import Features
 from dractl.model.objects import AttributeValue, Device, DeviceCapacity
 from dractl.model.quantity import Quantity
@@ -116,3 +116,32 @@ def test_reads_of_expressions() -> None:
     assert cel.compile('device.attributes["d"].exists(k, true)').device_reads == {("attributes",)}
     assert cel.compile("[1].exists(device, device == 1)").device_reads is None  # shadowed
     assert cel.compile("true").device_reads == frozenset()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(devices(), min_size=1, max_size=6),
+    st.lists(st.sampled_from([*EXPRESSIONS, "device.attributes[", "1 + 1"]), min_size=1, max_size=4),
+    st.booleans(),
+)
+def test_first_false_is_matches_in_turn(devs: list[Device], exprs: list[str], hide: bool) -> None:
+    """The allocator's one-call form: the first false selector's index, or the first
+    failure (compile or runtime) with its index, exactly as calling ``matches`` in turn."""
+    features = Features.for_version("1.37")
+    fast = SelectorCache(features, CelCache(), hide_multi=hide)
+    slow = SelectorCache(features, CelCache(), hide_multi=hide)
+    for device in devs:
+        expected: object = -1
+        for i, e in enumerate(exprs):
+            try:
+                if not slow.matches(e, device):
+                    expected = i
+                    break
+            except SelectorFailure as fail:
+                expected = (i, fail.message, fail.compile_error)
+                break
+        try:
+            got: object = fast.first_false(tuple(exprs), device)
+        except SelectorFailureAt as at:
+            got = (at.index, at.failure.message, at.failure.compile_error)
+        assert got == expected, (exprs, device)
