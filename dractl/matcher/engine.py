@@ -112,6 +112,9 @@ class Allocator:
         # nodes that look the same share their answers (dractl.matcher.sharing); not for
         # stable, DeviceTaintRules or slices that are not bound to one node
         self._shapes = Shapes(self.on_node) if not (self.stable or self.rules or self.shared) else None
+        # the first call looks for no shapes: an Allocator asked once (one node, one problem)
+        # would only pay for them
+        self._asked = False
 
     def view(self, node: Node | None) -> _View:
         """What ``node`` sees of the slices: pools, candidates and selector verdicts, built on
@@ -174,7 +177,7 @@ class Allocator:
         simulations: one Allocator, a growing state, see :meth:`AllocatedState.add`)."""
         fresh = allocated is not None and allocated is not self.allocated
         state = _State(allocated, self.stable) if fresh and allocated is not None else self._state
-        if self._shapes is not None and not trace and node is not None:
+        if self._shapes is not None and not trace and node is not None and self._asked:
             shape, pools = self._shapes.shape(node)
             if shape is not None and self._shapes.untouched(node.meta.name, state, shape, pools, self._state):
                 key = answer_key(claims, max_steps)
@@ -183,6 +186,7 @@ class Allocator:
                     outcome = _Run(self, node, claims, Recorder(False), max_steps, state).outcome()
                     keep(shape, key, claims, outcome, pools)
                 return outcome
+        self._asked = True  # from the next call on, nodes may share answers
         return _Run(self, node, claims, Recorder(trace), max_steps, state).outcome()
 
     @property

@@ -6,7 +6,8 @@ node only in the pool name.  Two such nodes give the same answer, up to those na
 as nothing in the allocated state tells them apart.  :class:`Shapes` finds a node's
 equivalence class (its *shape*) and keeps, per shape and call, the answer of the first node
 that had it; a later node of that shape gets that answer with its own pool and node names,
-without gathering its pools or searching.
+without gathering its pools or searching.  An Allocator's first call looks for no shape (an
+Allocator asked once would only pay for it): sharing starts with the second.
 
 A node has a shape only where the answer provably depends on nothing else (otherwise the
 Allocator does the full work, as before):
