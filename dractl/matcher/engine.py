@@ -222,7 +222,7 @@ class Allocator:
                         caps[name] = caps.get(name, Fraction(0)) + q.value
                 else:
                     newly = False  # stable does not see shares, nor their counters
-                st.counters_used(res.driver, res.pool, res.device, newly)
+                st.counters_used(res.driver, res.pool, res.device, newly, self.uses_of)
 
 
 class _Counters:
@@ -282,7 +282,14 @@ class _State:
             hit = self.counters_left[pool.name] = _Counters(pool, left)
         return hit.left
 
-    def counters_used(self, driver: str, pool_name: str, device: str, newly: bool) -> None:
+    def counters_used(
+        self,
+        driver: str,
+        pool_name: str,
+        device: str,
+        newly: bool,
+        uses_of: Callable[[Device], counters.Uses] = counters.uses,
+    ) -> None:
         """A committed result for ``driver/pool_name/device`` (``newly``: the device was not
         allocated before).  Keeps the cached counters of the pool name exactly what
         ``counters.available`` computes afresh from the same pool: only devices of that pool
@@ -303,7 +310,7 @@ class _State:
                         names.setdefault(d.name, []).append(d)
             index = self._by_name[id(pool)] = (pool, names)
         for d in index[1].get(device, ()):
-            hit.left.take(counters.uses(d))
+            hit.left.take(uses_of(d))
 
 
 def allocate(
@@ -370,6 +377,11 @@ class _Run:
             return self._error(err.message, "pod")
         except StepLimit:
             return self._error(f"allocation search stopped after {self.max_steps} steps", "pod")
+        finally:
+            # this run -> its Search -> Placer -> this run's bound ``selectable`` is a cycle:
+            # broken here, a call's working state is freed at once, not by the cyclic GC
+            # (a capacity simulation makes tens of thousands of calls)
+            self.search = None
 
     def _error(self, message: str, scope: str) -> NodeOutcome:
         steps = self.search.steps if self.search else 0
