@@ -28,6 +28,7 @@ from dractl.io.world import World
 from dractl.matcher.api import AllocatedState, NodeOutcome
 from dractl.matcher.engine import Allocator
 from dractl.model import objects as o
+from dractl.model.fastinit import fast_init
 from dractl.model.features import DEFAULT_KUBE_VERSION, Features
 
 ORDERS = ("name", "most-free", "least-free")
@@ -99,26 +100,34 @@ class Shape:
         )
 
 
-def renamed(claim: o.ResourceClaim, k: int) -> o.ResourceClaim:
+def renamed(claim: o.ResourceClaim, k: int, **changes: Any) -> o.ResourceClaim:
+    """``claim`` as copy ``k`` makes it: named ``<base>-copy-<k>`` (``changes``: other fields)."""
     base = claim.meta.generate_name.rstrip("-") if claim.meta.generate_name else claim.meta.name
     meta = _replace(claim.meta, name=f"{base}-copy-{k}", generate_name="", uid=f"dractl-capacity-{base}-{k}")
-    return _replace(claim, meta=meta)
+    return _replace(claim, meta=meta, **changes)
 
 
 _T = TypeVar("_T")
-_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
+_INIT_FIELDS: dict[type, tuple[tuple[str, ...], Callable[..., Any]]] = {}
 
 
 def _replace(obj: _T, **changes: Any) -> _T:
     """``dataclasses.replace`` for the model's dataclasses (all of whose fields are init
-    fields), without its introspection on every call: copies are made for every copy placed."""
+    fields), without its introspection on every call and, for the slotted ones, without the
+    frozen ``__init__``'s per-field ``object.__setattr__`` (:func:`fast_init`, the same
+    object): copies are made for every copy placed."""
     cls = type(obj)
-    names = _INIT_FIELDS.get(cls)
-    if names is None:
-        names = _INIT_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.init)  # type: ignore[arg-type]
-    values = {n: getattr(obj, n) for n in names}
+    hit = _INIT_FIELDS.get(cls)
+    if hit is None:
+        names = tuple(f.name for f in fields(cls) if f.init)  # type: ignore[arg-type]
+        try:
+            make: Callable[..., Any] = fast_init(cls)
+        except TypeError:  # not a slotted dataclass fast_init can build
+            make = cls
+        hit = _INIT_FIELDS[cls] = (names, make)
+    values = {n: getattr(obj, n) for n in hit[0]}
     values.update(changes)
-    return cls(**values)
+    return hit[1](**values)
 
 
 # --------------------------------------------------------------------------- the simulation
@@ -136,7 +145,10 @@ class Simulation:
         self.filtered: dict[str, tuple[str, ...]] = {}
         self.dead: dict[str, str] = {}  # node -> why a copy stopped fitting there
         self.placements: list[Placement] = []
-        self.placed_claims: list[o.ResourceClaim] = []
+        # the fresh claims of every placed copy, named when asked for (see placed_claims):
+        # (copy, the claim allocate() saw, its allocation, its consumers)
+        self._placed: list[tuple[int, o.ResourceClaim, o.AllocationResult, tuple[Any, ...]]] = []
+        self._templates = {id(c) for c in shape.fresh}
         self.shared_now = {c.meta.key: c for c in shape.shared}
         self.limited = False
         self.error: str | None = None
@@ -184,10 +196,12 @@ class Simulation:
         return self.placements
 
     def _pending_shared(self) -> list[o.ResourceClaim]:
+        if not self.shared_now:
+            return []
         return [c for c in self.shared_now.values() if c.allocation is None]
 
     def _place(self, k: int) -> bool:
-        shape_changes = bool(self._pending_shared())
+        shape_changes = bool(self.shared_now) and bool(self._pending_shared())
         if self.use_best_fit:
             found = self._best_node(k)
         else:
@@ -270,6 +284,11 @@ class Simulation:
         return None if best is None else best[1:]
 
     def _try(self, k: int, name: str) -> tuple[list[o.ResourceClaim], NodeOutcome | None]:
+        """Allocate copy ``k`` on node ``name``.  The allocator is given the shape's own fresh
+        claims, not their copies named for ``k``: its answer depends on their specs only, never
+        on their names, except in the messages of errors, which are asked again with the
+        named copies (the same search: the same share IDs).  Named claims are made for
+        placed copies only when asked for (:attr:`placed_claims`)."""
         node = self.nodes[name]
         for c in self.shared_now.values():
             if c.allocation is not None and not selector_matches(c.allocation.node_selector, node):
@@ -282,7 +301,12 @@ class Simulation:
         if not claims:  # only shared, already allocated claims: every copy fits where they are
             return claims, NodeOutcome(name, "allocated")
         self.attempts += 1
+        shares = self.share_counter
         outcome = self.allocator.allocate(node, claims, trace=False)
+        if outcome.status == "error" and any(id(c) in self._templates for c in claims):
+            after, self.share_counter = self.share_counter, shares
+            outcome = self.allocator.allocate(node, self._named(k, claims), trace=False)
+            self.share_counter = after
         if outcome.status == "error":
             if outcome.error_scope == "node":
                 self.dead[name] = outcome.error or "allocation error"
@@ -293,40 +317,55 @@ class Simulation:
         return claims, outcome
 
     def _pending(self, k: int, node: o.Node) -> list[o.ResourceClaim]:
-        claims = self._pending_shared() + self.shape.claims_for(k)
+        """The claims copy ``k`` asks for on ``node``: shared ones not yet allocated, the
+        shape's fresh claims (as they are, see :meth:`_try`), its extended-resource claim."""
+        claims = [*self._pending_shared(), *self.shape.fresh]
         if self.shape.extended and self.shape.pod is not None:
             ext = extended_claim(self.world, self.shape.pod, node)
             if ext is not None:
                 claims.append(renamed(ext, k))
         return claims
 
+    def _named(self, k: int, claims: list[o.ResourceClaim]) -> list[o.ResourceClaim]:
+        """``claims`` with the shape's fresh claims named for copy ``k``."""
+        return [renamed(c, k) if id(c) in self._templates else c for c in claims]
+
     def _commit(self, k: int, name: str, claims: list[o.ResourceClaim], outcome: NodeOutcome) -> None:
         local = self._local.get(name, set())
         before = self.allocator.state.allocated_ids
-        newly = {
-            r.device_id
-            for res in outcome.results
-            for r in res.results
-            if r.device_id in local and r.device_id not in before
-        }
+        devices = [r.device_id for res in outcome.results for r in res.results]
+        newly = {d for d in devices if d in local and d not in before}
         self.allocator.commit(outcome.results)
         pod = self.shape.pod_copy(k)
         consumer = (o.ResourceClaimConsumerReference("pods", pod.meta.name, pod.meta.uid),) if pod else ()
-        devices: list[str] = []
+        shared = self.shared_now
+        templates = self._templates
         for claim, result in zip(claims, outcome.results, strict=True):
-            placed = _replace(claim, allocation=result, reserved_for=consumer)
-            devices.extend(r.device_id for r in result.results)
-            if claim.meta.key in self.shared_now:
-                self.shared_now[claim.meta.key] = placed
+            if shared and id(claim) not in templates and claim.meta.key in shared:
+                shared[claim.meta.key] = _replace(claim, allocation=result, reserved_for=consumer)
             else:
-                self.placed_claims.append(placed)
-        for key, c in self.shared_now.items():
-            if c.allocation is not None and pod is not None and key not in {x.meta.key for x in claims}:
-                self.shared_now[key] = replace(c, reserved_for=(*c.reserved_for, *consumer))
+                self._placed.append((k, claim, result, consumer))
+        if shared and pod is not None:
+            keys = {x.meta.key for x in claims if id(x) not in templates}
+            for key, c in shared.items():
+                if c.allocation is not None and key not in keys:
+                    shared[key] = replace(c, reserved_for=(*c.reserved_for, *consumer))
         busy = self.allocator.state.allocated_ids  # after commit (admin access never counts)
         self._free[name] -= sum(1 for d in newly if d in busy)
         self._push(name)
         self.placements.append(Placement(k, name, tuple(devices)))
+
+    @property
+    def placed_claims(self) -> list[o.ResourceClaim]:
+        """The fresh claims of every placed copy, named ``<base>-copy-<k>``, allocated and
+        reserved for the copy's pod (built on each call: for the blocking explanation)."""
+        templates = self._templates
+        return [
+            renamed(claim, k, allocation=result, reserved_for=consumer)
+            if id(claim) in templates
+            else _replace(claim, allocation=result, reserved_for=consumer)
+            for k, claim, result, consumer in self._placed
+        ]
 
     # -- results
 

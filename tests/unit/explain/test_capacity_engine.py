@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from explain_builders import claim, device_class, node, pod, slice_, template, world
 
-from dractl.explain.capacity import CapacityOptions, Shape, capacity, count_sequential
+from dractl.explain.capacity import CapacityOptions, Shape, Simulation, capacity, count_sequential
 from dractl.explain.engine import TargetSpec, resolve
 from dractl.explain.whatif import WhatIf
 from dractl.io.world import World
@@ -385,3 +385,44 @@ def test_free_devices_kept_by_each_commit_equal_a_recount(case: str) -> None:
         placed = sim.run()
         assert placed, (case, order)
         assert {n: sim.free_devices(n) for n in sim._local} == _free_recount(sim), (case, order)
+
+
+def test_an_allocation_error_names_the_copy_that_failed() -> None:
+    # the allocator is asked with the shape's own claims; an error is asked again with the copy's
+    bad = ask(selectors=["device.attributes['gpu.example.com'].nosuch == 'x'"])
+    r = run(three_nodes(), files(bad))
+    assert r.error is not None and "default/ask-copy-1" in r.error, r.error
+
+
+def test_the_named_copies_are_what_the_blocking_explanation_sees() -> None:
+    w = three_nodes(held("busy", "a", ["a-gpu0"]))
+    spec = files(ask(count=2))
+    w2, target = resolve(w, spec, WhatIf(), Features.for_version("1.37"))
+    sim = Simulation(w2, Shape.of(w2, target), CapacityOptions(), best_fit=False)
+    placed = sim.run()
+    claims = sim.placed_claims
+    assert [c.meta.name for c in claims] == [f"ask-copy-{k}" for k in range(1, 6)]
+    assert [c.meta.uid for c in claims] == [f"dractl-capacity-ask-{k}" for k in range(1, 6)]
+    for c, p in zip(claims, placed, strict=True):
+        assert c.allocation is not None
+        assert tuple(r.device_id for r in c.allocation.results) == p.devices
+    final = {c.meta.name for c in sim.final_world().claims}
+    assert {"busy", *(c.meta.name for c in claims)} <= final
+
+
+def test_copies_leave_no_reference_cycles_behind() -> None:
+    # tens of thousands of allocation attempts: their working state is freed at once, by
+    # reference counting, not left for the cyclic collector
+    import gc
+
+    w = three_nodes()
+    w2, target = resolve(w, files(ask()), WhatIf(), Features.for_version("1.37"))
+    sim = Simulation(w2, Shape.of(w2, target), CapacityOptions(), best_fit=False)
+    gc.collect()
+    gc.disable()
+    try:
+        sim.run()
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert sim.attempts == 15 and left == 0
