@@ -40,7 +40,9 @@ def uses(device: Device) -> Uses:
     out: list[tuple[str, str, int | Fraction]] = []
     for use in device.consumes_counters:
         for name, q in use.counters.items():
-            out.append((use.counter_set, name, _fast(exact(q))))
+            # a whole number without a Fraction first (``_fast(exact(q))``, ~5 us each)
+            amount = q.unscaled * 10**q.scale if q.scale >= 0 else _fast(exact(q))
+            out.append((use.counter_set, name, amount))
     return tuple(out)
 
 
