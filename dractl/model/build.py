@@ -23,6 +23,7 @@ _ObjectMeta = fast_init(o.ObjectMeta)
 _AttributeValue = fast_init(o.AttributeValue)
 _DeviceTaint = fast_init(o.DeviceTaint)
 _DeviceCapacity = fast_init(o.DeviceCapacity)
+_DeviceCounterConsumption = fast_init(o.DeviceCounterConsumption)
 _Device = fast_init(o.Device)
 _ResourcePool = fast_init(o.ResourcePool)
 _ResourceSlice = fast_init(o.ResourceSlice)
@@ -211,22 +212,70 @@ def _attributes(raw: Any) -> tuple[dict[str, o.AttributeValue], tuple[str, ...]]
     return attrs, tuple(unknown)
 
 
-# The fields of the usual device (a GPU with attributes and capacity): built without looking up
-# the other fields one by one; the result is the same as the general path below.
+# The fields of the usual device (a GPU with attributes and capacity; a partition that also
+# consumes counters): built without looking up the other fields one by one; the result is the
+# same as the general path below.
 _PLAIN_DEVICE = frozenset({"name", "attributes", "capacity"})
+_PARTITION_DEVICE = frozenset({*_PLAIN_DEVICE, "consumesCounters"})
+
+# Partitions repeat their consumption (``[{counterSet: gpu-0, counters: {memorySlices: {value:
+# "1"}}}]`` on every 1g partition of a GPU): one shared, read-only tuple per distinct list of
+# that shape, built once.  Bounded: cleared when full.
+_CONSUMPTIONS: dict[tuple[Any, ...], tuple[o.DeviceCounterConsumption, ...]] = {}
+
+
+def _consumes(raw: Any) -> tuple[o.DeviceCounterConsumption, ...]:
+    if not raw or type(raw) is not list:  # usually absent: no generator
+        return ()
+    key = _consumes_key(raw)
+    if key is not None:
+        hit = _CONSUMPTIONS.get(key)
+        if hit is not None:
+            return hit
+    out = tuple(
+        _DeviceCounterConsumption(_s(_m(c).get("counterSet")), _counters(_m(c).get("counters")))
+        for c in _l(raw)
+    )
+    if key is not None:
+        if len(_CONSUMPTIONS) >= _INTERN_MAX:
+            _CONSUMPTIONS.clear()
+        _CONSUMPTIONS[key] = out
+    return out
+
+
+def _consumes_key(raw: Any) -> tuple[Any, ...] | None:
+    """Everything the builder reads of a consumesCounters list, when it is the plain shape
+    (string counter set, ``{value: "<quantity>"}`` counters); None for any other."""
+    if type(raw) is not list:
+        return None
+    parts: list[Any] = []
+    for c in raw:
+        if type(c) is not dict or len(c) != 2:
+            return None
+        name, counters = c.get("counterSet"), c.get("counters")
+        if type(name) is not str or type(counters) is not dict:
+            return None
+        parts.append(name)
+        for k, v in counters.items():
+            if type(v) is not dict or len(v) != 1 or type(v.get("value")) is not str:
+                return None
+            parts.append((k, v["value"]))
+        parts.append(None)  # the end of one consumption
+    return tuple(parts)
 
 
 def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
     m = _m(raw)
     attrs, unknown = _attributes(m.get("attributes"))
     cap = {name: _capacity(v) for name, v in _m(m.get("capacity")).items()}
-    if m.keys() <= _PLAIN_DEVICE:
+    if m.keys() <= _PARTITION_DEVICE:
         return _Device(
             name=_s(m.get("name")),
             driver=driver,
             pool=pool,
             attributes=attrs,
             capacity=cap,
+            consumes_counters=_consumes(m.get("consumesCounters")),
             unknown_attributes=unknown,
         )
     return _Device(
@@ -235,10 +284,7 @@ def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
         pool=pool,
         attributes=attrs,
         capacity=cap,
-        consumes_counters=tuple(
-            o.DeviceCounterConsumption(_s(_m(c).get("counterSet")), _counters(_m(c).get("counters")))
-            for c in _l(m.get("consumesCounters"))
-        ),
+        consumes_counters=_consumes(m.get("consumesCounters")),
         node_name=_os(m.get("nodeName")),
         node_selector=m.get("nodeSelector") if isinstance(m.get("nodeSelector"), Mapping) else None,
         all_nodes=_ob(m.get("allNodes")),
