@@ -30,6 +30,11 @@ from typing import TYPE_CHECKING, Any
 from dractl.explain import scoring
 from dractl.explain.capacity_report import Stranded
 from dractl.explain.report import NodeExplanation
+from dractl.matcher import capacity as cap
+from dractl.matcher import counters
+from dractl.matcher.nodes import NodeSelectorError, node_matches
+from dractl.matcher.selection import SelectorFailure
+from dractl.matcher.taints import blocking_taint
 from dractl.model import objects as o
 
 if TYPE_CHECKING:
@@ -150,22 +155,19 @@ def _classify(
 ) -> tuple[list[str], dict[str, list[str]]]:
     """Free devices reachable from ``node`` that match ``req``'s class and selectors: those
     usable by it, and the others by the check that rejects them (capacity, counters, taints)."""
-    from dractl.matcher import counters, pools
-
     a = sim.allocator
     cls = a.classes.get(req.device_class_name)
     if cls is None:
         return [], {}
-    try:
-        found = pools.gather(a.on_node.get(node.meta.name, []) + a.shared, node, a.features, a.all_slices)
-    except pools.PoolError:
+    found = _pools(sim, node)
+    if found is None:
         return [], {}
     usable: list[str] = []
     rejected: dict[str, list[str]] = defaultdict(list)
     for pool in found:
         if pool.incomplete or pool.invalid:
             continue
-        left = counters.available(pool, a.state.allocated_ids.__contains__)
+        left = _Left(sim, pool)
         for s in pool.slices:
             for d in s.devices:
                 check = _check(sim, node, s, d, cls, req, left)
@@ -174,6 +176,42 @@ def _classify(
                 elif check:
                     rejected[check].append(d.id)
     return usable, dict(rejected)
+
+
+def _pools(sim: Simulation, node: o.Node) -> list[Any] | None:
+    """The pools ``node`` reaches (None: gathering them failed), as the simulation's allocator
+    gathered them for its view of the node when it is not ``stable`` (which walks every slice
+    of the cluster instead), else gathered here."""
+    from dractl.matcher import pools
+    from dractl.matcher.requests import RequestError
+
+    a = sim.allocator
+    if not a.stable:
+        try:
+            return list(a.view(node).found)
+        except RequestError:
+            return None
+    try:
+        return pools.gather(a.on_node.get(node.meta.name, []) + a.shared, node, a.features, a.all_slices)
+    except pools.PoolError:
+        return None
+
+
+class _Left:
+    """What a pool's counter sets have left after the simulation (``counters.available``),
+    computed when a device first asks (most free devices are rejected before the counters)."""
+
+    __slots__ = ("_left", "_pool", "_sim")
+
+    def __init__(self, sim: Simulation, pool: Any) -> None:
+        self._sim, self._pool = sim, pool
+        self._left: dict[str, dict[str, Fraction]] | None = None
+
+    def get(self, counter_set: str, default: Any) -> Any:
+        if self._left is None:
+            state = self._sim.allocator.state
+            self._left = counters.available(self._pool, state.allocated_ids.__contains__)
+        return self._left.get(counter_set, default)
 
 
 def _check(
@@ -186,14 +224,10 @@ def _check(
     left: Any,
 ) -> str:
     """``""`` (not free or not matching), ``usable``, or the check that rejects the device."""
-    from dractl.matcher import capacity as cap
-    from dractl.matcher.nodes import NodeSelectorError, node_matches
-    from dractl.matcher.selection import SelectorFailure
-    from dractl.matcher.taints import blocking_taint
-
     a = sim.allocator
     multi = bool(d.allow_multiple_allocations) and a.features.consumable_capacity
-    if d.id in a.state.devices or (not multi and d.id in a.state.allocated_ids):
+    dev_id = d.id
+    if dev_id in a.state.devices or (not multi and dev_id in a.state.allocated_ids):
         return ""
     try:
         if not all(a.selectors.matches(e, d) for e in (*cls.selectors, *req.selectors)):

@@ -426,3 +426,20 @@ def test_copies_leave_no_reference_cycles_behind() -> None:
     finally:
         gc.enable()
     assert sim.attempts == 15 and left == 0
+
+
+def test_stranded_capacity_reads_the_pools_the_simulation_gathered(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dractl.explain.fragmentation import fragmentation
+    from dractl.matcher import pools
+
+    w = _mig_world(["mig-0", "mig-1"])
+    w2, target = resolve(w, files(_cls(ask(), "full")), WhatIf(), Features.for_version("1.37"))
+    sim = Simulation(w2, Shape.of(w2, target), CapacityOptions(), best_fit=False)
+    sim.run()
+    gathered: list[str] = []
+    real = pools.gather
+    monkeypatch.setattr(pools, "gather", lambda *a, **k: gathered.append(a[1].meta.name) or real(*a, **k))
+    frag = {s.reason: s for s in fragmentation(sim)}
+    assert gathered == []  # the allocator's view of the node: no second gathering
+    assert frag["counters-exhausted"].devices == 1
+    assert frag["partly-consumed-counters"].details["left"] == {"mem": 5}
