@@ -32,7 +32,7 @@ class CelVerdict:
 
 def check_expression(expr: str, features: Features, *, derived: bool = False) -> CelVerdict:
     """Compile one selector as the API server would for a new object (never raises)."""
-    if len(expr.encode()) > CEL_MAX_LENGTH:
+    if len(expr.encode("utf-8", "surrogatepass")) > CEL_MAX_LENGTH:  # a lone surrogate counts as 3 bytes
         return CelVerdict("TooLong", f"may not be more than {CEL_MAX_LENGTH} bytes")
     return _compile(expr, features, derived)
 

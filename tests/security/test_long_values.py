@@ -94,3 +94,19 @@ def test_a_long_name_is_identity_and_stays_exact(run_cli: Any, tmp_path: Path, v
     long = [(p, s) for p, s in _strings(doc) if len(s) > MESSAGE_LIMIT + len(SUFFIX)]
     assert long and all(p.endswith(DATA + IDENTITY) for p, _ in long), [(p, len(s)) for p, s in long]
     assert all("p" + BIG in s for _, s in long if not s.endswith(BIG[:10]))  # whole, never cut
+
+
+@pytest.mark.parametrize("command", ["validate", "lint"])
+def test_a_lone_surrogate_in_a_selector_is_no_internal_error(
+    run_cli: Any, tmp_path: Path, command: str
+) -> None:
+    """Found by the fuzz campaign: a JSON ``\\ud800`` escape in a CEL selector made its length
+    check (UTF-8 bytes) raise: exit 70 for every file of the run."""
+    f = tmp_path / "c.json"
+    f.write_text(
+        '{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "c"}, '
+        '"spec": {"selectors": [{"cel": {"expression": "device.driver == \\"\\ud800\\""}}]}}'
+    )
+    result = run_cli([command, str(f), "-o", "json"])
+    assert result.exit_code in (0, 1, 2), result.stderr
+    assert "internal error" not in result.stderr
