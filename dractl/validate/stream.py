@@ -88,7 +88,8 @@ class StreamCheck:
 
     def _entry(self, doc: Any, is_input: bool) -> Entry | None:
         raw = doc.raw
-        if not self.cross and (not isinstance(raw, Mapping) or raw.get("kind") not in _ADMIN_KINDS):
+        kind = raw.get("kind") if isinstance(raw, Mapping) else None
+        if not self.cross and (not isinstance(kind, str) or kind not in _ADMIN_KINDS):  # a list: unhashable
             return None
         where = Where(doc.origin, getattr(doc, "source", None)) if self._cache is not None else None
         return entry_of(doc, is_input, where=where, cache=self._cache)

@@ -110,3 +110,14 @@ def test_a_lone_surrogate_in_a_selector_is_no_internal_error(
     result = run_cli([command, str(f), "-o", "json"])
     assert result.exit_code in (0, 1, 2), result.stderr
     assert "internal error" not in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["[Namespace]", "{a: 1}"])
+def test_a_kind_that_is_not_a_string_is_no_internal_error(run_cli: Any, tmp_path: Path, kind: str) -> None:
+    """Found by the fuzz campaign: validate asked whether a list-valued kind was one of the kinds
+    its admin-access answer keeps (a set): TypeError, exit 70 for the whole run."""
+    f = tmp_path / "k.yaml"
+    f.write_text(f"apiVersion: v1\nkind: {kind}\nmetadata: {{name: x}}\n")
+    result = run_cli(["validate", str(f), "-o", "json"])
+    assert result.exit_code in (1, 2), result.stderr
+    assert "internal error" not in result.stderr
