@@ -17,6 +17,7 @@ from __future__ import annotations
 import gc
 from array import array
 from collections.abc import Callable
+from typing import Any
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -49,6 +50,10 @@ class SourceText:
         self.item_spans: dict[int, array[int]] = {}
         self._reader = reader
         self._text: str | None = None
+        # documents whose item spans come from YAML events (their items are composed with their
+        # first line padded to its column), and documents where none could be found
+        self._padded: set[int] = set()
+        self._no_spans: set[int] = set()
         self._roots: dict[int | tuple[int, int], Node | None] = {}
 
     def hold(self, text: str) -> None:
@@ -107,18 +112,55 @@ class SourceText:
             try:
                 if self._text is None:
                     self._text = self._reader()
-                self._roots[key] = _compose_one(self._json_lines(self._text[start:end]))
+                text = self._text[start:end]
+                if document in self._padded:  # a block item starts mid-line: keep its column
+                    text = " " * col + text
+                    line, col = line, 0
+                self._roots[key] = _compose_one(self._json_lines(text))
             except (yaml.YAMLError, OSError, ValueError, RecursionError, DractlError):
                 self._roots[key] = None
         node = self._roots[key]
+        if document in self._padded:
+            col = 0
         return None if node is None else (node, (line, col))
 
+    def _yaml_item_spans(self, document: int) -> None:
+        """Where each item of a ``kind: List`` document's ``items`` lies, from the parser's events
+        alone (no node tree): a position inside one item then composes only that item's text,
+        never the whole List (a 100 MB List's nodes would need gigabytes)."""
+        self._no_spans.add(document)
+        if self.name.lower().endswith(".json") or document >= len(self.starts) or document < 0:
+            return
+        try:
+            if self._text is None:
+                self._text = self._reader()
+            start, line0, _ = self.starts[document]
+            if document + 1 < len(self.starts):
+                end = self.starts[document + 1][0]
+            elif document < len(self.ends):
+                end = self.ends[document]
+            else:
+                end = len(self._text)
+            spans = _item_spans(self._text[start:end])
+        except (yaml.YAMLError, OSError, ValueError, RecursionError, DractlError):
+            return
+        if spans is None:
+            return
+        out = array("q")
+        for s0, s1, line, col in spans:
+            out.extend((start + s0, start + s1, line0 + line, col))
+        self.item_spans[document] = out
+        self._padded.add(document)
+
     def position(self, document: int, item: int | None, path: str) -> Position:
+        if item is not None and document not in self.item_spans and document not in self._no_spans:
+            self._yaml_item_spans(document)
         if item is not None and document in self.item_spans:
             found = self._item_root(document, item)
-            if found is None:
+            if found is not None:
+                return _shift(locate(found[0], path), found[1])
+            if document not in self._padded:
                 return None, None
-            return _shift(locate(found[0], path), found[1])
         found = self.root(document)
         if found is None:
             return None, None
@@ -129,6 +171,78 @@ class SourceText:
                 return _shift(_mark(node), offset)
             node = items[1].value[item]
         return _shift(locate(node, path), offset)
+
+
+def _item_spans(text: str) -> list[tuple[int, int, int, int]] | None:
+    """(start, end, 0-based line, column) of each item of the root mapping's ``items`` sequence,
+    from parser events; None when the root is not a mapping with such a sequence."""
+    events: Any = yaml.parse(text, Loader=_Composer)  # event marks are always set by the parser
+    depth = 0
+    in_items = False
+    want_items = False
+    key_turn = True  # at depth 1: the next scalar is a key
+    spans: list[tuple[int, int, int, int]] = []
+    open_item: tuple[int, int, int] | None = None
+    item_depth = 0
+    found = False
+    for event in events:
+        kind = type(event)
+        starts = kind in (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+        ends = kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+        if kind in (
+            yaml.StreamStartEvent,
+            yaml.DocumentStartEvent,
+            yaml.DocumentEndEvent,
+            yaml.StreamEndEvent,
+        ):
+            if kind is yaml.DocumentEndEvent:
+                break
+            continue
+        if in_items:
+            if depth == item_depth and ends:  # the items sequence closes
+                return spans
+            if depth == item_depth:  # an item begins
+                mark = event.start_mark
+                if starts:
+                    open_item = (mark.index, mark.line, mark.column)
+                    depth += 1
+                else:  # a scalar or alias item
+                    spans.append((mark.index, event.end_mark.index, mark.line, mark.column))
+                continue
+            if starts:
+                depth += 1
+            elif ends:
+                depth -= 1
+                if depth == item_depth and open_item is not None:
+                    spans.append((open_item[0], event.end_mark.index, open_item[1], open_item[2]))
+                    open_item = None
+            continue
+        if depth == 0:
+            if kind is not yaml.MappingStartEvent:
+                return None
+            depth = 1
+            continue
+        if depth == 1:
+            if ends:
+                break
+            if key_turn:
+                want_items = kind is yaml.ScalarEvent and event.value == "items"
+                key_turn = False
+                if starts:  # a complex key: skip it
+                    return None
+                continue
+            key_turn = True
+            if want_items and kind is yaml.SequenceStartEvent:
+                in_items, found, depth, item_depth, spans = True, True, 2, 2, []
+                continue
+            if starts:
+                depth += 1
+            continue
+        if starts:
+            depth += 1
+        elif ends:
+            depth -= 1
+    return spans if found else None
 
 
 def _shift(pos: Position, offset: tuple[int, int]) -> Position:
