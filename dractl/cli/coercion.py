@@ -97,18 +97,9 @@ def _quick(annotation: Any, info: Any, value: Any, ctx: Any, choice: Any) -> Any
         return value if type(value) is str else _MISSING
     if annotation is bool:
         return value if type(value) is bool else _MISSING
-    if annotation is int:
+    if annotation is int or annotation is float:  # a default (--watch-interval 2.0); typed text goes to Typer
         if (
-            type(value) is int
-            and (info.min is None or value >= info.min)
-            and (info.max is None or value <= info.max)
-            and not info.clamp
-        ):
-            return value
-        return _MISSING
-    if annotation is float:  # a float default (--watch-interval 2.0); typed values go to Typer
-        if (
-            type(value) is float
+            type(value) is annotation
             and (info.min is None or value >= info.min)
             and (info.max is None or value <= info.max)
             and not info.clamp

@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from dractl.model.memo import remember
+
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*\Z")
 # Words YAML 1.1 (PyYAML) resolves to booleans or null: never plain.
 _RESERVED = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf"})
@@ -35,10 +37,7 @@ _STRINGS_MAX = 1 << 16
 def _string(s: str) -> str:
     text = _STRINGS.get(s)
     if text is None:
-        text = _string_text(s)
-        if len(_STRINGS) >= _STRINGS_MAX:
-            _STRINGS.clear()
-        _STRINGS[s] = text
+        text = remember(_STRINGS, s, _string_text(s), _STRINGS_MAX)
     return text
 
 

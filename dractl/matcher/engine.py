@@ -43,6 +43,7 @@ from dractl.matcher.sharing import Shapes, answer_key, keep, kept
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
 from dractl.model.features import Features
+from dractl.model.memo import remember
 from dractl.model.objects import (
     AllocationResult,
     Device,
@@ -511,9 +512,7 @@ class _Run:
                 # with it (the next node; a copy of the claim) reuses them ("All" depends on
                 # the node)
                 if all(e.mode == "ExactCount" for request in entries for e in request):
-                    if len(kept) >= _PREPARED_MAX:
-                        kept.clear()
-                    kept[id(spec)] = (spec, ci, entries)
+                    remember(kept, id(spec), (spec, ci, entries), _PREPARED_MAX)
             reqs.append(entries)
             placer.constraints.append(self._constraints(claim))
         return reqs

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from dractl.matcher.api import NodeOutcome
+from dractl.model.memo import remember
 from dractl.model.objects import (
     AllocationResult,
     Device,
@@ -228,9 +229,7 @@ def keep(
         for r in result.results:
             if r.share_id is not None or pools.get(r.driver) != r.pool:
                 return
-    if len(shape.answers) >= _MAX_ANSWERS:
-        shape.answers.clear()
-    shape.answers[key] = (tuple(claims), outcome, pools)
+    remember(shape.answers, key, (tuple(claims), outcome, pools), _MAX_ANSWERS)
 
 
 def _pinned(node_name: str) -> dict[str, Any]:

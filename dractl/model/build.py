@@ -14,6 +14,7 @@ from typing import Any
 from dractl.model import objects as o
 from dractl.model.convert import to_v1
 from dractl.model.fastinit import fast_init
+from dractl.model.memo import remember
 from dractl.model.quantity import Quantity
 
 Raw = Mapping[str, Any]
@@ -140,9 +141,7 @@ def attribute(raw: Any) -> o.AttributeValue | None:
                 key = (kind, t, v)
                 hit = _ATTRIBUTES.get(key)
                 if hit is None:
-                    if len(_ATTRIBUTES) >= _INTERN_MAX:
-                        _ATTRIBUTES.clear()
-                    hit = _ATTRIBUTES[key] = _AttributeValue(kind, v)
+                    hit = remember(_ATTRIBUTES, key, _AttributeValue(kind, v), _INTERN_MAX)
                 return hit
     for kind in _KINDS:
         if kind in m and m[kind] is not None:
@@ -183,9 +182,7 @@ def _capacity(raw: Any) -> o.DeviceCapacity:
     if len(m) == 1 and type(value) is str:  # ``{value: 80Gi}``: shared, built once
         hit = _CAPACITIES.get(value)
         if hit is None:
-            if len(_CAPACITIES) >= _INTERN_MAX:
-                _CAPACITIES.clear()
-            hit = _CAPACITIES[value] = _DeviceCapacity(_q(value), None)
+            hit = remember(_CAPACITIES, value, _DeviceCapacity(_q(value), None), _INTERN_MAX)
         return hit
     return _DeviceCapacity(_q(value), _policy(m.get("requestPolicy")))
 
@@ -237,9 +234,7 @@ def _consumes(raw: Any) -> tuple[o.DeviceCounterConsumption, ...]:
         for c in _l(raw)
     )
     if key is not None:
-        if len(_CONSUMPTIONS) >= _INTERN_MAX:
-            _CONSUMPTIONS.clear()
-        _CONSUMPTIONS[key] = out
+        remember(_CONSUMPTIONS, key, out, _INTERN_MAX)
     return out
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dractl.model.memo import remember
+
 DECIMAL_SI = "DecimalSI"
 BINARY_SI = "BinarySI"
 DECIMAL_EXPONENT = "DecimalExponent"
@@ -60,10 +62,7 @@ class Quantity:
         if type(text) is str:  # the usual case: a quantity string seen before is the same object
             hit = _PARSED.get(text)
             if hit is None:
-                hit = _parse(text)
-                if len(_PARSED) >= _PARSED_MAX:
-                    _PARSED.clear()
-                _PARSED[text] = hit
+                hit = remember(_PARSED, text, _parse(text), _PARSED_MAX)
             return hit
         if isinstance(text, bool) or not isinstance(text, str | int | float):
             raise QuantityError(FORMAT_MESSAGE)  # a mapping, list or null where a quantity belongs
