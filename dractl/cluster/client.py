@@ -99,7 +99,7 @@ def _provide(package: types.ModuleType, name: str, value: Any) -> None:
 
 def _defer_packages() -> None:
     for name in _DEFERRED:
-        spec = importlib.util.find_spec(name) if "." not in name else _child_spec(name)
+        spec = importlib.util.find_spec(name)  # a child's parent is the deferred package above
         if spec is None or spec.submodule_search_locations is None or spec.loader is None:
             return  # not a package layout we know: the normal import will do
         module = importlib.util.module_from_spec(spec)
@@ -108,13 +108,6 @@ def _defer_packages() -> None:
         parent, _, child = name.rpartition(".")
         if parent:
             setattr(sys.modules[parent], child, module)
-
-
-def _child_spec(name: str) -> Any:
-    parent = sys.modules.get(name.rpartition(".")[0])
-    if parent is None:
-        return None
-    return importlib.util.find_spec(name, None) if hasattr(parent, "__path__") else None
 
 
 # Names the real __init__ defines that callers may ask for; other dunders (probes by inspect,

@@ -23,7 +23,7 @@ from typing import Any
 
 from dractl.cluster.lists import Progress
 from dractl.cluster.options import ClusterOptions
-from dractl.cluster.resources import RESOURCES, Resource
+from dractl.cluster.resources import Resource
 from dractl.cluster.source import ClusterSource
 from dractl.errors import ClusterError
 from dractl.io.documents import LoadedDoc
@@ -59,24 +59,15 @@ class ClusterContext:
 
 
 class _ContextSource(ClusterSource):
-    """A ClusterSource that leaves out every denied read (403), cluster-scoped or namespaced.
-    With ``all_namespaces`` and no ``namespace``, a denied cluster-wide read of claims or
-    templates falls back to the kubeconfig context's namespace (reported as missing the others)."""
+    """A ClusterSource that leaves out every denied read (403), cluster-scoped or namespaced; a
+    denied cluster-wide read of claims or templates falls back to the kubeconfig context's
+    namespace when none was named (reported as missing the others)."""
 
     def _tolerated(self, error: ClusterError, resource: Resource) -> bool:
         return error.code == 403 or super()._tolerated(error, resource)
 
-    def _namespaced(self, kind: str, field_selector: str | None = None) -> list[dict[str, Any]]:
-        if not self.opts.all_namespaces or self.opts.namespace or self.connection is None:
-            return super()._namespaced(kind, field_selector)
-        try:
-            return self._list(kind, None, field_selector=field_selector, tolerate=False)
-        except ClusterError as e:
-            if e.code != 403:
-                raise
-            fallback = self.connection.namespace
-            self._note_missing(RESOURCES[kind], None, "forbidden", f"only namespace {fallback} was read")
-            return self._list(kind, fallback, field_selector=field_selector)
+    def _fallback_namespace(self) -> str | None:
+        return self.opts.namespace or (self.connection.namespace if self.connection else None)
 
 
 def context_docs(

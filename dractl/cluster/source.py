@@ -207,11 +207,15 @@ class ClusterSource:
         try:
             return self._list(kind, None, field_selector=field_selector, tolerate=False)
         except ClusterError as e:
-            fallback = self.opts.namespace
+            fallback = self._fallback_namespace()
             if e.code != 403 or not fallback:
                 raise
             self._note_missing(RESOURCES[kind], None, "forbidden", f"only namespace {fallback} was read")
             return self._list(kind, fallback, field_selector=field_selector)
+
+    def _fallback_namespace(self) -> str | None:
+        """Where a denied all-namespaces read falls back to: the namespace the user named."""
+        return self.opts.namespace
 
     def wanted_pods(self, claims: Iterable[dict[str, Any] | ClaimPods]) -> dict[str, set[str]]:
         """Namespace → names of the Pods to read by name: those the claims are reserved for,
