@@ -446,11 +446,18 @@ def _restorer(server: Any) -> Callable[[], None]:
 
 
 def served_size(server: Any) -> int:
-    """Bytes the loopback server holds for the live views: its objects as JSON and any hostile body."""
+    """Bytes the loopback server holds for the live views: its objects as JSON and any hostile
+    body (pages that never end: as many as are read)."""
     objects = sum(
         len(json.dumps(o, default=str)) for kind in server.state.objects.values() for o in kind.values()
     )
-    return objects + sum(len(f.body or b"") for f in server.faults)
+    hostile = 0
+    for f in server.faults:
+        if callable(f.body):  # fresh pages: dractl reads at most 64 of them (a run serves fewer)
+            hostile += len(f.body(0)) * min(f.times, 64)
+        else:
+            hostile += len(f.body or b"")
+    return objects + hostile
 
 
 # -- worlds and snapshots -------------------------------------------------------------------
@@ -546,6 +553,23 @@ def hostile_body(rng: random.Random, pool: list[Any]) -> bytes:
     return body.encode("utf-8", "surrogatepass")
 
 
+def hostile_pages(rng: random.Random, pool: list[Any]) -> Any:
+    """A body for every page of a list that never ends: a fresh continue token each time, with
+    items or none, with or without a remainingItemCount that the pages then exceed."""
+    items = [mutate(rng, rng.choice(pool)) for _ in range(rng.choice([0, 0, 1, 3]))]
+    remaining = rng.choice([None, 0, 1, 5])
+    resource_version = rng.choice(["7", ""])
+
+    def body(n: int) -> bytes:
+        meta: dict[str, Any] = {"continue": f"fresh-{n + 1}", "resourceVersion": resource_version}
+        if remaining is not None:
+            meta["remainingItemCount"] = remaining
+        doc = {"kind": "List", "apiVersion": "v1", "metadata": meta, "items": items}
+        return json.dumps(doc, default=str).encode("utf-8", "surrogatepass")
+
+    return body
+
+
 @contextlib.contextmanager
 def _loopback(tmp: Path) -> Any:
     """The loopback API server with a kubeconfig for it in $KUBECONFIG (restored after)."""
@@ -595,7 +619,13 @@ def api_targets(rng: random.Random, pool: list[Any], server: Any, tmp: Path) -> 
             server.state.add(json.loads(json.dumps(obj, default=str)))
         except Exception:  # an object the server itself cannot key (no kind/name): not served
             continue
-    if rng.random() < 0.6:
+    if rng.random() < 0.15:
+        pages = hostile_pages(rng, pool)
+        # pages with items and no remainingItemCount are refused only at MAX_LIST_BYTES (2 GiB):
+        # the harness serves 50 of them (then the server's own answer to an unknown token)
+        endless = b'"remainingItemCount"' in pages(0) or b'"items": []' in pages(0)
+        server.faults.append(Fault(rng.choice(LIST_PATHS[:6]), times=100_000 if endless else 50, body=pages))
+    elif rng.random() < 0.6:
         server.faults.append(Fault(rng.choice(LIST_PATHS), times=1000, body=hostile_body(rng, pool)))
     elif rng.random() < 0.3:
         server.fail(

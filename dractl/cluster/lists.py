@@ -2,6 +2,17 @@
 
 Items of a list response carry no ``kind``/``apiVersion`` (the list does); they are set on
 each item here, so the model builders (and the v1beta1 → v1 conversion) see whole objects.
+
+A list always ends.  kube-apiserver serves every page of one list from one snapshot (the
+continue token carries its resourceVersion), fills each page but the last, and never sends a
+token twice; a server that does otherwise is refused with a ClusterError instead of being read
+forever:
+
+- a continue token sent before (the same page again);
+- more items than a page's ``remainingItemCount`` announced (the snapshot has that many);
+- ``MAX_EMPTY_PAGES`` pages in a row with no item and yet a continue token;
+- more than ``MAX_LIST_BYTES`` of JSON in all (transport.MAX_BODY_BYTES: more than a default
+  etcd holds).
 """
 
 from __future__ import annotations
@@ -11,10 +22,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dractl.cluster.resources import Resource
-from dractl.cluster.transport import Call, Transport, json_loads, scope_of
+from dractl.cluster.transport import (
+    MAX_BODY_BYTES,
+    BodyTooLarge,
+    Call,
+    Transport,
+    json_loads,
+    scope_of,
+    size_text,
+)
 from dractl.errors import ClusterError
 
 Progress = Callable[[str, int, "int | None"], None]
+
+MAX_EMPTY_PAGES = 16
+MAX_LIST_BYTES = MAX_BODY_BYTES
 
 
 @dataclass
@@ -51,6 +73,13 @@ def list_items(
     result = ListResult()
     token = ""
     tokens: set[str] = set()  # every continue token of this read, to refuse a list that loops
+    read = 0  # bytes of every page so far
+    announced: int | None = None  # items in the list, as the first remainingItemCount said
+    empty = 0  # pages in a row with no item that still went on
+
+    def refuse(why: str) -> ClusterError:
+        return ClusterError("list", resource.display, why, scope=call.scope)
+
     while True:
         query = [("limit", str(chunk_size))] if chunk_size else []
         if token:
@@ -59,7 +88,15 @@ def list_items(
             query.append(("fieldSelector", field_selector))
         if label_selector:
             query.append(("labelSelector", label_selector))
-        reply = transport.get(path, query, call, allow=frozenset({410}) if token else frozenset())
+        too_large = f"the server's list is larger than {size_text(MAX_LIST_BYTES)} (read no further)"
+        if read >= MAX_LIST_BYTES:
+            raise refuse(too_large)
+        allow = frozenset({410}) if token else frozenset()
+        try:
+            reply = transport.get(path, query, call, allow=allow, max_bytes=MAX_LIST_BYTES - read)
+        except BodyTooLarge:
+            raise refuse(too_large) from None
+        read += len(reply.body)
         if reply.status == 410:
             if result.restarts:
                 raise ClusterError(
@@ -73,6 +110,7 @@ def list_items(
             result = ListResult(restarts=1)
             token = ""
             tokens.clear()
+            announced, empty = None, 0
             continue
         page = _decode(reply.body, call)
         items = page.get("items") or []
@@ -81,6 +119,7 @@ def list_items(
                 "list", resource.display, "the server's list has no items array", scope=call.scope
             )
         kept = result.items
+        items_on_page = len(items)
         for item in items:
             if isinstance(item, dict):
                 # the resource listed says what the items are (an item's own kind cannot override
@@ -94,16 +133,25 @@ def list_items(
         result.resource_version = str(meta.get("resourceVersion") or result.resource_version)
         token = str(meta.get("continue") or "")
         if token in tokens:  # a hostile or broken server: the same page again, forever
-            raise ClusterError(
-                "list",
-                resource.display,
-                "the server's list never ends (it sent a continue token it had sent before)",
-                scope=call.scope,
-            )
+            raise refuse("the server's list never ends (it sent a continue token it had sent before)")
         tokens.add(token)
+        remaining = meta.get("remainingItemCount")
+        total = (
+            len(result.items) + remaining
+            if isinstance(remaining, int) and not isinstance(remaining, bool) and remaining >= 0
+            else None
+        )
+        if announced is None and token:
+            announced = total
+        if announced is not None and len(result.items) > announced:
+            raise refuse(
+                f"the server's list never ends (it sent {len(result.items)} items after announcing "
+                f"{announced} in all: remainingItemCount)"
+            )
+        empty = empty + 1 if token and not items_on_page else 0
+        if empty >= MAX_EMPTY_PAGES:
+            raise refuse(f"the server's list never ends ({empty} pages in a row with no item went on)")
         if progress is not None:
-            remaining = meta.get("remainingItemCount")
-            total = len(result.items) + remaining if isinstance(remaining, int) else None
             progress(resource.plural, len(result.items), total if token else len(result.items))
         if not token:
             return result

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,15 @@ BACKOFF_CAP = 5.0
 # make progress within READ_TIMEOUT (a stalled server fails rather than hangs).
 CONNECT_TIMEOUT = 30.0
 READ_TIMEOUT = 120.0
+# ... and its body must be whole within BODY_TIMEOUT (a server that sends a byte now and then
+# makes progress forever; --request-timeout, when given, bounds the body instead).
+BODY_TIMEOUT = 600.0
+# The most one response body may hold.  kube-apiserver refuses objects over 3 MiB and serves
+# lists in pages (--chunk-size, 500 objects by default); a default etcd holds 2 GiB in all
+# (--quota-backend-bytes).  A body past this is not a real cluster's: a hostile or broken
+# server that streams forever is cut off here instead of filling memory.
+MAX_BODY_BYTES = 2 << 30
+_READ_CHUNK = 1 << 20
 
 Query = Sequence[tuple[str, str]]
 
@@ -96,16 +106,32 @@ class Transport:
                 scope=call.scope,
             ) from None
 
-    def get(self, path: str, query: Query, call: Call, *, allow: frozenset[int] = frozenset()) -> Reply:
+    def get(
+        self,
+        path: str,
+        query: Query,
+        call: Call,
+        *,
+        allow: frozenset[int] = frozenset(),
+        max_bytes: int = MAX_BODY_BYTES,
+    ) -> Reply:
         """GET with retries: 429/5xx and dropped connections are retried with exponential
         backoff until ``timeout`` runs out or ``max_attempts`` are used; other errors raise
-        ClusterError at once (401/403 worded as denials)."""
+        ClusterError at once (401/403 worded as denials).  A body longer than ``max_bytes`` is
+        a ClusterError (read no further); the timeout covers reading the body too."""
         deadline = None if self.timeout is None else self._clock() + self.timeout
         attempt = 0
         while True:
             attempt += 1
             try:
-                reply = self._once(path, query, deadline)
+                reply = self._once(path, query, deadline, max_bytes)
+            except _TooLarge as e:
+                raise BodyTooLarge(
+                    call.verb,
+                    call.resource,
+                    f"the server's response is larger than {size_text(e.limit)} (read no further)",
+                    scope=call.scope,
+                ) from None
             except _Transient as e:
                 self._wait_or_fail(call, attempt, deadline, str(e), None)
                 continue
@@ -116,9 +142,13 @@ class Transport:
                 continue
             raise status_error(reply, call, self.conn)
 
-    def stream_lines(self, path: str, query: Query, call: Call) -> Iterator[bytes]:
+    def stream_lines(
+        self, path: str, query: Query, call: Call, *, max_line: int | None = None
+    ) -> Iterator[bytes]:
         """GET a streaming response (a watch) and yield its lines; the timeout is not applied
-        to the stream's length, only to connecting."""
+        to the stream's length, only to connecting.  A line longer than ``max_line`` (one event
+        the server never finishes) is a ClusterError."""
+        max_line = MAX_BODY_BYTES if max_line is None else max_line
         resp = self._open_stream(path, query)
         if isinstance(resp, Exception):
             raise self._dropped(call, resp)
@@ -131,6 +161,15 @@ class Transport:
                 buffer += chunk
                 *lines, buffer = buffer.split(b"\n")
                 yield from (line for line in lines if line.strip())
+                if len(buffer) > max_line:  # one event that never ends
+                    raise BodyTooLarge(
+                        call.verb,
+                        call.resource,
+                        f"the server sent a watch event larger than {size_text(max_line)} (read no further)",
+                        scope=call.scope,
+                    )
+        except BodyTooLarge:
+            raise
         except Exception as e:
             raise self._dropped(call, e) from None
         finally:
@@ -158,7 +197,7 @@ class Transport:
     def _dropped(self, call: Call, error: BaseException) -> ClusterError:
         return ClusterError(call.verb, call.resource, _connection_text(error, self.conn), scope=call.scope)
 
-    def _once(self, path: str, query: Query, deadline: float | None) -> Reply:
+    def _once(self, path: str, query: Query, deadline: float | None, max_bytes: int) -> Reply:
         if deadline is None:
             timeout: Any = (CONNECT_TIMEOUT, READ_TIMEOUT)
         else:
@@ -167,9 +206,11 @@ class Transport:
                 raise _Transient("timed out")
             timeout = remaining
         self.requests += 1
-        outcome = self._request(path, query, timeout)
+        outcome = self._request(path, query, timeout, deadline, max_bytes)
         if isinstance(outcome, Reply):
             return outcome
+        if isinstance(outcome, _TooLarge | _Transient):
+            raise outcome
         import urllib3
 
         if isinstance(outcome, urllib3.exceptions.HTTPError | OSError):
@@ -178,9 +219,12 @@ class Transport:
             raise ClusterError("connect", f"to {self.conn.server}", _tls_text(outcome))
         raise ClusterError("get", path, f"the Kubernetes client failed: {type(outcome).__name__}")
 
-    def _request(self, path: str, query: Query, timeout: Any) -> Reply | Exception:
+    def _request(
+        self, path: str, query: Query, timeout: Any, deadline: float | None, max_bytes: int
+    ) -> Reply | Exception:
         """One GET.  Never raises: the request's headers hold the credentials, and this frame
-        must not be in any traceback (``--debug`` shows tracebacks with their locals)."""
+        must not be in any traceback (``--debug`` shows tracebacks with their locals).  The
+        body is read in chunks, at most ``max_bytes`` of it, and not past ``deadline``."""
         try:
             method, url, headers, _, _ = self._api.param_serialize(
                 "GET",
@@ -190,11 +234,58 @@ class Transport:
                 auth_settings=["BearerToken"],
             )
             resp = self._api.call_api(method, url, header_params=headers, _request_timeout=timeout)
-            body = resp.read() or b""
+            body = self._read_body(resp.response, deadline, max_bytes)
+            if isinstance(body, Exception):
+                return body
             return Reply(resp.status, body, {k.lower(): v for k, v in resp.headers.items()})
         except Exception as e:
             e.__traceback__ = None
             return e
+
+    def _read_body(self, raw: Any, deadline: float | None, max_bytes: int) -> bytes | Exception:
+        """The body of ``raw`` (a urllib3 response not preloaded), or _TooLarge past
+        ``max_bytes``, or _Transient when ``deadline`` (else BODY_TIMEOUT) passes while it is
+        still coming: a server that sends a byte now and then never trips the socket's own read
+        timeout, so a timer shuts the connection down (urllib3's ``shutdown()``, made to unblock
+        a read from another thread)."""
+        left = (deadline - self._clock()) if deadline is not None else BODY_TIMEOUT
+        if left <= 0:
+            raw.release_conn()
+            return _Transient("timed out")
+        shutdown = getattr(raw, "shutdown", None)  # urllib3 >= 2.3
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            if shutdown is not None:
+                shutdown()
+
+        timer = threading.Timer(left, expire)
+        timer.daemon = True
+        timer.start()
+        # with shutdown(): whole chunks (fewer calls); without: what has arrived, checked
+        # against the timer after each piece
+        read = raw.read if shutdown is not None else (getattr(raw, "read1", None) or raw.read)
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            while not expired.is_set():
+                chunk = read(_READ_CHUNK)
+                if not chunk:
+                    return b"".join(chunks)
+                size += len(chunk)
+                if size > max_bytes:
+                    return _TooLarge(max_bytes)
+                chunks.append(chunk)
+            return _Transient("timed out while reading the response")
+        except Exception as e:
+            if expired.is_set():
+                return _Transient("timed out while reading the response")
+            e.__traceback__ = None
+            return e
+        finally:
+            timer.cancel()
+            raw.release_conn()
 
     def _wait_or_fail(
         self, call: Call, attempt: int, deadline: float | None, why: str, retry_after: float | None
@@ -219,6 +310,27 @@ class Transport:
 
 class _Transient(Exception):
     """A failure worth retrying: a dropped or reset connection, a read timeout."""
+
+
+class BodyTooLarge(ClusterError):
+    """A response body longer than the caller allowed (``get(max_bytes=…)``)."""
+
+
+class _TooLarge(Exception):
+    """A response body longer than the caller allows."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+
+def size_text(n: int) -> str:
+    """``2 GiB``, ``512 MiB``, ``300 bytes``: a byte count as people read it."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            value = n / (1 << shift)
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{n} bytes"
 
 
 def _retry_after(reply: Reply) -> float | None:

@@ -25,7 +25,7 @@ from typing import Any
 from dractl.cluster.lists import list_items
 from dractl.cluster.resources import RESOURCES
 from dractl.cluster.source import ClusterSource, ListRead, RawWorld, build_objects
-from dractl.cluster.transport import Call, Transport, json_loads, scope_of
+from dractl.cluster.transport import BodyTooLarge, Call, Transport, json_loads, scope_of
 from dractl.errors import ClusterError
 from dractl.io.world import WORLD_KINDS, World, build_world
 
@@ -176,6 +176,10 @@ class WorldWatch:
                     if typ in ("ADDED", "MODIFIED", "DELETED"):
                         obj = {**obj, "apiVersion": obj.get("apiVersion") or version, "kind": read.kind}
                         self._events.put((str(typ), read.kind, (obj, only_wanted)))
+            except BodyTooLarge as e:  # not a dropped stream: the same again on resuming
+                if not self.stop.is_set():
+                    self._events.put(("FAIL", read.kind, e))
+                return
             except ClusterError as e:
                 if e.code == 410:
                     rv = self._relist(read, transport)

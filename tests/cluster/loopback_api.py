@@ -228,7 +228,9 @@ class Fault:
     """Applied to the next ``times`` requests whose path matches ``path`` (a regex) and whose
     query has every key of ``query_has``: answer ``status``, or ``drop`` the connection,
     ``truncate`` the body, or ``delay`` seconds first; ``body``: answer 200 with these bytes
-    (a hostile or malformed response, for the fuzz harness)."""
+    (a hostile or malformed response, for the fuzz harness), or ``body(n)``: a fresh body for
+    the n-th time (0, 1, …) the fault is served; ``drip``: answer 200 with a body that never
+    ends, a few bytes every ``drip`` seconds (for at most 20 s, then the connection closes)."""
 
     path: str
     status: int | None = None
@@ -239,7 +241,9 @@ class Fault:
     query_has: tuple[str, ...] = ()
     retry_after: int | None = None
     message: str | None = None
-    body: bytes | None = None
+    body: bytes | Callable[[int], bytes] | None = None
+    drip: float = 0.0
+    served: int = 0
 
     def matches(self, path: str, query: dict[str, str]) -> bool:
         return (
@@ -471,6 +475,22 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self.wfile.write(data)
 
+    def _drip(self, every: float) -> None:
+        """Headers announcing a gigabyte, then a few bytes of JSON white space now and then."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(1 << 30))
+        self.end_headers()
+        stop = time.monotonic() + 20.0
+        try:
+            while time.monotonic() < stop:
+                self.wfile.write(b"    ")
+                self.wfile.flush()
+                time.sleep(every)
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+            pass
+        self.close_connection = True
+
     def _status(
         self,
         code: int,
@@ -498,9 +518,15 @@ class _Handler(BaseHTTPRequestHandler):
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)
                     return
+                fault.served += 1
+                if fault.drip:
+                    self._record.status = 200
+                    self._drip(fault.drip)
+                    return
                 if fault.body is not None:
                     self._record.status = 200
-                    self._send(200, None, raw=fault.body)
+                    raw = fault.body(fault.served - 1) if callable(fault.body) else fault.body
+                    self._send(200, None, raw=raw)
                     return
                 if fault.status:
                     hdr = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else None

@@ -138,3 +138,22 @@ def test_a_denied_watch_ends_with_a_cluster_error(watch: WorldWatch, apiserver: 
     with pytest.raises(ClusterError) as err:
         watch.next_world(timeout=10)
     assert err.value.message.startswith("cannot watch resourceclaims.resource.k8s.io at the cluster scope")
+
+
+def test_a_watch_event_that_never_ends_is_a_cluster_error(
+    watch: WorldWatch, apiserver: LoopbackApiServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One watch line the server never finishes (no newline, ever longer) is refused at the
+    bound (MAX_BODY_BYTES, lowered here to 64 KiB), not buffered until memory runs out."""
+    from loopback_api import Fault
+
+    from dractl.cluster import transport
+
+    watch.next_world(timeout=10)
+    monkeypatch.setattr(transport, "MAX_BODY_BYTES", 64 << 10)
+    endless = b'{"type":"ADDED","object":{"metadata":{"name":"' + b"x" * (256 << 10)
+    apiserver.faults.append(Fault(r"/resourceclaims$", query_has=("watch",), times=100, body=endless))
+    apiserver.stop_streams()
+    with pytest.raises(ClusterError) as err:
+        watch.next_world(timeout=10)
+    assert "watch event larger than 64 KiB" in err.value.message, err.value.message
