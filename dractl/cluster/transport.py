@@ -38,6 +38,9 @@ BODY_TIMEOUT = 600.0
 # (--quota-backend-bytes).  A body past this is not a real cluster's: a hostile or broken
 # server that streams forever is cut off here instead of filling memory.
 MAX_BODY_BYTES = 2 << 30
+# ... and of one object or discovery document (kube-apiserver takes request bodies of 3 MiB at
+# most; its JSON for an object is a few times that at worst).
+MAX_OBJECT_BYTES = 64 << 20
 _READ_CHUNK = 1 << 20
 
 Query = Sequence[tuple[str, str]]
@@ -92,10 +95,20 @@ class Transport:
     def close(self) -> None:
         self._api.rest_client.pool_manager.clear()
 
-    def get_json(self, path: str, query: Query, call: Call, *, allow: frozenset[int] = frozenset()) -> Any:
-        """GET ``path`` and decode it; a status in ``allow`` returns the decoded Status instead
-        of raising (callers handle 404 or 410 themselves)."""
-        reply = self.get(path, query, call, allow=allow)
+    def get_json(
+        self,
+        path: str,
+        query: Query,
+        call: Call,
+        *,
+        allow: frozenset[int] = frozenset(),
+        max_bytes: int | None = None,
+    ) -> Any:
+        """GET ``path`` (one object or document: at most ``max_bytes``, else MAX_OBJECT_BYTES)
+        and decode it; a status in ``allow`` returns the decoded Status instead of raising
+        (callers handle 404 or 410 themselves)."""
+        limit = MAX_OBJECT_BYTES if max_bytes is None else max_bytes
+        reply = self.get(path, query, call, allow=allow, max_bytes=limit)
         try:
             return json_loads(reply.body)
         except (ValueError, UnicodeDecodeError):

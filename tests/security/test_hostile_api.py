@@ -188,3 +188,17 @@ def test_a_body_that_drips_forever_ends_with_the_request_timeout(
     apiserver.faults.append(Fault(r"/resourceslices$", times=100, drip=0.05))
     error = _one_error(run_cli(["availability", "--request-timeout", "1s"]))
     assert "resourceslices" in error and "timed out" in error, error
+
+
+def test_an_object_larger_than_an_object_can_be_is_refused(
+    run_cli: Any, kubeconfig: Path, apiserver: LoopbackApiServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A GET of one object or discovery document (here /version) is bounded by
+    MAX_OBJECT_BYTES (lowered to 1 KiB here), far below a list's bound."""
+    from dractl.cluster import transport
+
+    monkeypatch.setattr(transport, "MAX_OBJECT_BYTES", 1 << 10)
+    body = json.dumps({"major": "1", "minor": "37", "gitVersion": "v1.37.0", "pad": "x" * 4096}).encode()
+    apiserver.faults.append(Fault(r"/version$", times=10, body=body))
+    error = _one_error(run_cli(["availability", "--request-timeout", "5s"]))
+    assert "/version" in error and "response is larger than 1 KiB" in error, error
