@@ -78,7 +78,14 @@ def capacity(
     best_fit: bool = typer.Option(
         False, "--best-fit", help="Also count with fragmentation-aware placement (advice)."
     ),
-    max_copies: int = typer.Option(100_000, "--max-copies", min=1, metavar="N", help="Stop counting at N."),
+    max_copies: int = typer.Option(
+        100_000,
+        "--max-copies",
+        min=1,
+        metavar="N",
+        help="Stop counting at N. Copies that devices do not limit (claims without device requests) "
+        "are reported as no limit after one copy, counted as the larger of N and --replicas.",
+    ),
     allocator: AllocatorOpt = "auto",
     connection: ConnectionFlags = ConnectionFlags(),
     output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]

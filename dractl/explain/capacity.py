@@ -74,11 +74,11 @@ def capacity(world: World, spec: TargetSpec, options: CapacityOptions) -> Capaci
         better = Simulation(world, shape, options, best_fit=True)
         better.run()
         comparison = BestFitComparison(
-            first_fit=len(first), best_fit=len(better.placements), nodes=tuple(better.per_node())
+            first_fit=sim.copies, best_fit=better.copies, nodes=tuple(better.per_node())
         )
     return CapacityReport(
         target=target.name,
-        copies=len(first),
+        copies=sim.copies,
         limited=sim.limited,
         replicas=options.replicas,
         order=options.order,
@@ -92,6 +92,7 @@ def capacity(world: World, spec: TargetSpec, options: CapacityOptions) -> Capaci
         notes=tuple(n for n in target.notes if not n.startswith("the pod is already bound")) + sim.notes(),
         context=_context(world, options),
         attempts=sim.attempts,
+        unbounded=sim.unbounded,
     )
 
 

@@ -20,6 +20,7 @@ from dractl.explain import target as tgt
 from dractl.explain.capacity_report import (
     NodeCapacity,
     Placement,
+    Unbounded,
 )
 from dractl.explain.extended import extended_claim
 from dractl.explain.nodes import pod_node_blockers, selector_matches
@@ -151,6 +152,8 @@ class Simulation:
         self._templates = {id(c) for c in shape.fresh}
         self.shared_now = {c.meta.key: c for c in shape.shared}
         self.limited = False
+        # a placed copy changed nothing: every later copy is placed the same way (see run)
+        self.unbounded: Unbounded | None = None
         self.error: str | None = None
         self.attempts = 0
         self._local = {
@@ -184,7 +187,15 @@ class Simulation:
         return self._free.get(name, 0)
 
     def run(self) -> list[Placement]:
-        """Place copies until one fits nowhere (or ``max_copies``).  Returns the placements."""
+        """Place copies until one fits nowhere (or ``max_copies``).  Returns the placements.
+
+        A copy whose allocation leaves the allocated state as it was (its claims need no
+        devices; admin access; shares that consume nothing) and that shares no named claim
+        with the others (their consumers grow with each copy) is the fixed point of the
+        simulation: the next copy sees the same state, the same nodes in the same order, and
+        is placed the same way, and so is every one after it.  The count stops there, with
+        :attr:`unbounded` set (and ``limited``): devices set no limit; constant time and
+        memory however large ``max_copies`` is."""
         if self.shape.blockers:
             return self.placements
         limit = self.options.max_copies
@@ -192,8 +203,19 @@ class Simulation:
             k = len(self.placements) + 1
             if not self._place(k):
                 return self.placements
+            if self.unbounded is not None:
+                self.limited = True
+                return self.placements
         self.limited = True
         return self.placements
+
+    @property
+    def copies(self) -> int:
+        """The count: the copies placed, or, when :attr:`unbounded`, the larger of
+        ``max_copies`` and ``replicas`` (every later copy goes where the last one went)."""
+        if self.unbounded is None:
+            return len(self.placements)
+        return max(self.options.max_copies, self.options.replicas or 0, len(self.placements))
 
     def _pending_shared(self) -> list[o.ResourceClaim]:
         if not self.shared_now:
@@ -335,7 +357,11 @@ class Simulation:
         before = self.allocator.state.allocated_ids
         devices = [r.device_id for res in outcome.results for r in res.results]
         newly = {d for d in devices if d in local and d not in before}
-        self.allocator.commit(outcome.results)
+        changed = self.allocator.commit(outcome.results)
+        if not changed and not self.shape.shared:  # named claims: one more consumer each copy
+            self.unbounded = Unbounded(
+                reason="no-devices" if not devices else "state-unchanged", node=name, simulated=k
+            )
         pod = self.shape.pod_copy(k)
         consumer = (o.ResourceClaimConsumerReference("pods", pod.meta.name, pod.meta.uid),) if pod else ()
         shared = self.shared_now
@@ -371,6 +397,8 @@ class Simulation:
 
     def per_node(self) -> list[NodeCapacity]:
         counts = Counter(p.node for p in self.placements)
+        if self.unbounded is not None:  # the copies not simulated go where the last one went
+            counts[self.unbounded.node] += self.copies - len(self.placements)
         out = []
         for name in self.node_names:
             why = self.filtered.get(name)
@@ -408,7 +436,9 @@ class Simulation:
                 f"{len(self.filtered)} node(s) are excluded by the pod's node filters "
                 "(cordon, taints, node selector or affinity)"
             )
-        if self.limited:
+        if self.unbounded is not None:
+            out.append(self.unbounded.note(self.copies))
+        elif self.limited:
             out.append(f"counting stopped at --max-copies {self.options.max_copies}: more may fit")
         return tuple(out)
 

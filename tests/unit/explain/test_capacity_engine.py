@@ -443,3 +443,76 @@ def test_stranded_capacity_reads_the_pools_the_simulation_gathered(monkeypatch: 
     assert gathered == []  # the allocator's view of the node: no second gathering
     assert frag["counters-exhausted"].devices == 1
     assert frag["partly-consumed-counters"].details["left"] == {"mem": 5}
+
+
+def _no_devices(name: str, devices: Any) -> dict[str, Any]:
+    c = claim(name)
+    if devices is None:
+        c["spec"] = {}
+    else:
+        c["spec"]["devices"] = devices
+    return c
+
+
+@pytest.mark.parametrize(
+    "devices", [None, {}, {"requests": []}], ids=["spec-empty", "devices-empty", "no-requests"]
+)
+def test_a_claim_that_needs_no_devices_is_unbounded_in_constant_time(devices: Any) -> None:
+    # The allocator allocates a claim without requests without devices, on any node: copies never
+    # run out.  The simulation sees the fixed point after one copy instead of placing --max-copies.
+    w = three_nodes(held("busy", "a", ["a-gpu0"]))
+    spec = files(_no_devices("empty", devices))
+    r = run(w, spec)
+    assert r.unbounded is not None and r.unbounded.reason == "no-devices"
+    assert (r.unbounded.node, r.unbounded.simulated) == ("a", 1)
+    assert r.attempts == 1 and len(r.placements) == 1 and r.placements[0].devices == ()
+    assert r.copies == 100_000 and r.limited and r.exit_code == 0
+    d = r.to_dict()
+    assert d["summary"]["unbounded"] is True and d["unbounded"]["copiesSimulated"] == 1
+    assert d["summary"]["copies"] == sum(n["copies"] for n in d["nodes"])
+    assert {n["name"]: n["copies"] for n in d["nodes"]} == {"a": 100_000, "b": 0, "c": 0}
+    assert "no limit" in r.summary_line and r.blocking is None and r.fragmentation == ()
+    assert reference(w, spec) == 1000  # the slow loop: every copy fits, up to its own limit
+    gang = run(w, spec, replicas=250_000, max_copies=10)
+    assert gang.copies == 250_000 and gang.gang_fits and gang.exit_code == 0
+
+
+def test_no_devices_needed_but_no_node_to_place_on_is_zero() -> None:
+    t = template("t")
+    t["spec"]["spec"] = {}
+    p = pod("p", claims=[{"name": "x", "resourceClaimTemplateName": "t"}], node_selector={"no": "such"})
+    r = run(world(GPU, node("a"), t, p), TargetSpec(pod_ref="default/p"))
+    assert r.copies == 0 and r.unbounded is None and r.exit_code == 1
+
+
+def test_a_pod_whose_claims_need_no_devices_is_unbounded_where_its_filters_allow() -> None:
+    t = template("t")
+    t["spec"]["spec"] = {"devices": {"requests": []}}
+    p = pod("p", claims=[{"name": "x", "resourceClaimTemplateName": "t"}], node_selector={"pool": "yes"})
+    base = [GPU, node("a"), node("b", labels={"pool": "yes"}), slice_("sa", "a", gpus("a", 1)), t, p]
+    r = run(world(*base), TargetSpec(pod_ref="default/p"), max_copies=500)
+    assert r.unbounded is not None and r.unbounded.node == "b" and r.copies == 500
+    assert {n.name: n.copies for n in r.nodes} == {"a": 0, "b": 500}
+    # a device-needing claim next to it bounds the count again: one GPU on the allowed node
+    p2 = pod(
+        "p2",
+        claims=[
+            {"name": "x", "resourceClaimTemplateName": "t"},
+            {"name": "g", "resourceClaimTemplateName": "g"},
+        ],
+    )
+    r2 = run(world(*base, template("g"), p2), TargetSpec(pod_ref="default/p2"))
+    assert r2.unbounded is None and r2.copies == 1
+
+
+def test_a_shared_named_claim_without_requests_still_bounds_by_its_consumers() -> None:
+    shared = _no_devices("shared", {"requests": []})
+    p = pod("p", claims=[{"name": "g", "resourceClaimName": "shared"}])
+    r = run(world(GPU, node("a"), shared, p), TargetSpec(pod_ref="default/p"))
+    assert r.unbounded is None and r.copies == 256  # every copy is one more consumer of the claim
+
+
+def test_admin_access_copies_are_unbounded_state_unchanged() -> None:
+    r = run(three_nodes(), files(ask(adminAccess=True)))
+    assert r.unbounded is not None and r.unbounded.reason == "state-unchanged"
+    assert len(r.placements) == 1 and r.copies == 100_000 and r.exit_code == 0
