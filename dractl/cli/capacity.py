@@ -59,8 +59,8 @@ def capacity(
         "--order",
         metavar="name|most-free|least-free",
         help="Which node takes the next copy: the first in name order where it fits; the one with the "
-        "most free devices (spread); the one with the fewest (pack). Free here: devices with no "
-        "allocation of any kind.",
+        "most unallocated devices (spread); the one with the fewest (pack). Unallocated: devices with "
+        "no allocation of any kind (the FREE DEVICES column counts free as availability does).",
     ),
     namespace: str | None = typer.Option(
         None,

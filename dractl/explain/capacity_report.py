@@ -37,7 +37,8 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class NodeCapacity:
-    """``copies`` placed on the node; ``free_devices``: its own devices left unallocated;
+    """``copies`` placed on the node; ``free_devices``: its own devices free afterwards, as
+    ``dractl availability`` counts free (:mod:`dractl.matcher.free`);
     ``filtered``: the pod's node filters reject it; ``stopped``: why the next copy did not fit."""
 
     name: str

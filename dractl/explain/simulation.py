@@ -190,9 +190,26 @@ class Simulation:
 
     # -- running
 
-    def free_devices(self, name: str) -> int:
-        """The node's own devices not allocated (what ``most-free``/``least-free`` order by)."""
+    def unallocated_devices(self, name: str) -> int:
+        """The node's own devices with no allocation of any kind (what ``most-free`` and
+        ``least-free`` order by: kept up to date by each placement)."""
         return self._free.get(name, 0)
+
+    def free_devices(self, name: str) -> int:
+        """The node's own devices (of slices bound to it by name) that are free now, as
+        ``dractl availability`` counts free (:func:`dractl.matcher.free.count_free`: not in
+        use, shared counters and capacity left, no NoSchedule/NoExecute taint, pool complete
+        and valid).  Counted afresh on each call."""
+        from dractl.matcher import free, pools
+
+        a = self.allocator
+        try:
+            found = pools.gather(
+                a.on_node.get(name, []), self.nodes[name], a.features, a.all_slices, stable=a.stable
+            )
+        except pools.PoolError:
+            return 0
+        return free.count_free(a, found, name)
 
     def run(self) -> list[Placement]:
         """Place copies until one fits nowhere (or ``max_copies``).  Returns the placements.
@@ -455,7 +472,8 @@ class Simulation:
 
     # -- results
 
-    def per_node(self) -> list[NodeCapacity]:
+    def per_node(self, free: bool = True) -> list[NodeCapacity]:
+        """Copies per node, and (``free``) the node's own devices that are free afterwards."""
         counts = Counter(p.node for p in self.placements)
         if self.unbounded is not None:  # the copies not simulated go where the last one went
             counts[self.unbounded.node] += self.copies - len(self.placements)
@@ -466,7 +484,7 @@ class Simulation:
                 NodeCapacity(
                     name=name,
                     copies=counts.get(name, 0),
-                    free_devices=self._free.get(name, 0),
+                    free_devices=self.free_devices(name) if free else 0,
                     filtered=why or (),
                     stopped=self.dead.get(name),
                 )

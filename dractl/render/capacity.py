@@ -86,7 +86,7 @@ def _blocking(b: dict[str, Any] | None) -> list[str]:
     out = ["", f"next copy: {b['message']}"]
     if b["nodesNotExplained"]:
         out.append(
-            f"  (explained on the {b['nodesEvaluated']} nodes with the most free devices; "
+            f"  (explained on the {b['nodesEvaluated']} nodes with the most unallocated devices; "
             f"{b['nodesNotExplained']} others not)"
         )
     for g in b["groups"][:GROUPS_SHOWN]:

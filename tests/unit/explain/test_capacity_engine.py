@@ -356,8 +356,8 @@ def _free_recount(sim: Any) -> dict[str, int]:
     ["gpus", "mig", "shares", "admin", "fabric"],
 )
 def test_free_devices_kept_by_each_commit_equal_a_recount(case: str) -> None:
-    """The per-node free count (what --order most-free|least-free sorts by, and the report's
-    freeDevices) is updated from each placement's devices: it must equal counting afresh."""
+    """The per-node count of unallocated devices (what --order most-free|least-free sorts by)
+    is updated from each placement's devices: it must equal counting afresh."""
     from dractl.explain.simulation import Simulation
 
     features = Features.for_version("1.37")
@@ -384,7 +384,7 @@ def test_free_devices_kept_by_each_commit_equal_a_recount(case: str) -> None:
         sim = Simulation(w2, Shape.of(w2, target), opts, best_fit=False)
         placed = sim.run()
         assert placed, (case, order)
-        assert {n: sim.free_devices(n) for n in sim._local} == _free_recount(sim), (case, order)
+        assert {n: sim.unallocated_devices(n) for n in sim._local} == _free_recount(sim), (case, order)
 
 
 def test_an_allocation_error_names_the_copy_that_failed() -> None:
@@ -516,3 +516,50 @@ def test_admin_access_copies_are_unbounded_state_unchanged() -> None:
     r = run(three_nodes(), files(ask(adminAccess=True)))
     assert r.unbounded is not None and r.unbounded.reason == "state-unchanged"
     assert len(r.placements) == 1 and r.copies == 100_000 and r.exit_code == 0
+
+
+def _availability_free(w: World, features: Features) -> dict[str, int]:
+    from dractl.inventory.availability import AvailabilityOptions, availability
+
+    out: dict[str, int] = {}
+    for p in availability(w, AvailabilityOptions(features=features)).items:
+        if p.node is not None:
+            out[p.node] = out.get(p.node, 0) + p.counts.free
+    return out
+
+
+@pytest.mark.parametrize("case", ["mig", "taints", "shares", "gpus", "incomplete"])
+def test_free_devices_are_what_availability_calls_free_after_the_copies(case: str) -> None:
+    """freeDevices: a full GPU whose partitions are in use is not free (its counters are
+    taken), a tainted device is not, a shared device with capacity left is, an incomplete
+    pool has none: exactly availability's free on the world with the copies allocated."""
+    features = Features.for_version("1.37")
+    if case == "mig":
+        w, c = _mig_world(["mig-0"]), _cls(ask(), "mig")
+    elif case == "taints":
+        bad = gpus("t", 2)
+        bad[0]["taints"] = [{"key": "x", "effect": "NoSchedule"}]
+        w, c = world(GPU, node("a"), slice_("s", "a", [*bad, *gpus("a", 2)])), ask()
+    elif case == "shares":
+        dev = {
+            "name": "big",
+            "allowMultipleAllocations": True,
+            "capacity": {"memory": {"value": "40Gi", "requestPolicy": {"default": "10Gi"}}},
+        }
+        w, c = world(GPU, node("n"), slice_("s", "n", [dev, *gpus("n", 1)])), ask(count=1)
+        features = Features.parse("DRAConsumableCapacity=true", features)
+        c["spec"]["devices"]["requests"][0]["exactly"]["capacity"] = {"requests": {"memory": "30Gi"}}
+    elif case == "gpus":
+        w, c = three_nodes(held("busy", "a", ["a-gpu0"])), ask(count=3)
+    else:
+        half = slice_("h", "b", gpus("h", 2))
+        half["spec"]["pool"]["resourceSliceCount"] = 2
+        w, c = world(GPU, node("a"), node("b"), slice_("s", "a", gpus("a", 1)), half), ask()
+    w2, target = resolve(w, files(c), WhatIf(), features)
+    sim = Simulation(w2, Shape.of(w2, target), CapacityOptions(features=features), best_fit=False)
+    sim.run()
+    got = {n.name: n.free_devices for n in sim.per_node()}
+    want = _availability_free(sim.final_world(), features)
+    assert got == {n: want.get(n, 0) for n in got}, case
+    if case == "mig":  # the full GPU of the partition in use is allocated-free but not free
+        assert sim.unallocated_devices("n") > got["n"]
