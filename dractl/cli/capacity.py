@@ -76,7 +76,12 @@ def capacity(
     feature_gates: FeatureGatesOpt = None,
     whatif: WhatIfFlags = WhatIfFlags(),
     best_fit: bool = typer.Option(
-        False, "--best-fit", help="Also count with fragmentation-aware placement (advice)."
+        False,
+        "--best-fit",
+        help="Also count with fragmentation-aware placement (advice): each copy on the node, of the "
+        "first 64 where it fits, whose allocation scores best by explain-allocation --best-fit's score. "
+        "Within a node the allocator's device set is kept (explain-allocation --best-fit also ranks "
+        "other device sets of a node; per copy that costs too much, and the output says so).",
     ),
     max_copies: int = typer.Option(
         100_000,

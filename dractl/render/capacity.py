@@ -62,6 +62,7 @@ def _write(report: Any, console: Any, *, wide: bool) -> None:
         out += [
             "",
             f"best fit ({bf['label']}): {_copies(bf['bestFit'])}; first fit: {_copies(bf['firstFit'])}",
+            f"  ({bf['withinNodeNote']})",
         ]
     out += [f"note: {n}" for n in d["notes"]]
     basis = d["context"].get("featureGateBasis")
