@@ -237,7 +237,7 @@ def _best_case(label: str, claim: Path, snapshot: Path) -> list[dict[str, Any]]:
     args = ["capacity", str(claim), "--snapshot", str(snapshot), "-o", "json", "--best-fit"]
     wall, cpu, peak, rc, out = _run(args)
     best = json.loads(out)["bestFit"]
-    sim, attempts = _best_phase(claim, snapshot)
+    _, sim, _, attempts = _phases(claim, snapshot, best_fit=True)
     note = f"first fit {best['firstFit']}, best fit {best['bestFit']} copies; exit {rc}"
     return [
         _row(f"capacity --best-fit {label}: wall", wall, "s", "< 20 s", note),
@@ -259,28 +259,9 @@ def _best_case(label: str, claim: Path, snapshot: Path) -> list[dict[str, Any]]:
     ]
 
 
-def _best_phase(claim: Path, snapshot: Path) -> tuple[float, int]:
-    """CPU seconds of the best-fit simulation alone, measured in this process."""
-    sys.path.insert(0, str(REPO))
-    from dractl.explain import inputs as inp
-    from dractl.explain.capacity import CapacityOptions, Shape, Simulation
-    from dractl.explain.engine import resolve
-    from dractl.explain.whatif import WhatIf
-    from dractl.io.release import resolve_release
-
-    world = inp.load_world(inp.world_sources([], str(snapshot)), "default")
-    release = resolve_release(None, None, inp.header_of(world))
-    spec, _ = inp.target_spec([str(claim)], [], None, "default", release.kube_version, release.features)
-    opts = CapacityOptions(features=release.features, kube_version=release.kube_version)
-    world, target = resolve(world, spec, WhatIf(), release.features)
-    sim = Simulation(world, Shape.of(world, target), opts, best_fit=True)
-    t0 = time.process_time()
-    sim.run()
-    return time.process_time() - t0, sim.attempts
-
-
-def _phases(claim: Path, snapshot: Path) -> tuple[float, float, float, int]:
-    """CPU seconds of loading, simulating and explaining, measured in this process."""
+def _phases(claim: Path, snapshot: Path, best_fit: bool = False) -> tuple[float, float, float, int]:
+    """CPU seconds of loading, simulating and explaining, measured in this process (``best_fit``:
+    the best-fit simulation, and no explaining)."""
     sys.path.insert(0, str(REPO))
     from dractl.explain import inputs as inp
     from dractl.explain.capacity import CapacityOptions, Shape, Simulation, _blocking
@@ -298,11 +279,12 @@ def _phases(claim: Path, snapshot: Path) -> tuple[float, float, float, int]:
     t1 = time.process_time()
     opts = CapacityOptions(features=features, kube_version=version)
     world, target = resolve(world, spec, WhatIf(), features)
-    sim = Simulation(world, Shape.of(world, target), opts, best_fit=False)
+    sim = Simulation(world, Shape.of(world, target), opts, best_fit=best_fit)
     sim.run()
     t2 = time.process_time()
-    _blocking(sim, opts)
-    fragmentation(sim)
+    if not best_fit:
+        _blocking(sim, opts)
+        fragmentation(sim)
     t3 = time.process_time()
     return t1 - t0, t2 - t1, t3 - t2, sim.attempts
 
