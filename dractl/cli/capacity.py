@@ -59,8 +59,8 @@ def capacity(
         "--order",
         metavar="name|most-free|least-free",
         help="Which node takes the next copy: the first in name order where it fits; the one with the "
-        "most free devices (spread); the one with the fewest (pack). Free here: devices with no "
-        "allocation of any kind.",
+        "most unallocated devices (spread); the one with the fewest (pack). Unallocated: devices with "
+        "no allocation of any kind (the FREE DEVICES column counts free as availability does).",
     ),
     namespace: str | None = typer.Option(
         None,
@@ -76,9 +76,21 @@ def capacity(
     feature_gates: FeatureGatesOpt = None,
     whatif: WhatIfFlags = WhatIfFlags(),
     best_fit: bool = typer.Option(
-        False, "--best-fit", help="Also count with fragmentation-aware placement (advice)."
+        False,
+        "--best-fit",
+        help="Also count with fragmentation-aware placement (advice): each copy on the node, of the "
+        "first 64 where it fits, whose allocation scores best by explain-allocation --best-fit's score. "
+        "Within a node the allocator's device set is kept (explain-allocation --best-fit also ranks "
+        "other device sets of a node; per copy that costs too much, and the output says so).",
     ),
-    max_copies: int = typer.Option(100_000, "--max-copies", min=1, metavar="N", help="Stop counting at N."),
+    max_copies: int = typer.Option(
+        100_000,
+        "--max-copies",
+        min=1,
+        metavar="N",
+        help="Stop counting at N. Copies that devices do not limit (claims without device requests) "
+        "are reported as no limit after one copy, counted as the larger of N and --replicas.",
+    ),
     allocator: AllocatorOpt = "auto",
     connection: ConnectionFlags = ConnectionFlags(),
     output: OutputOpt = DEFAULT_OUTPUT,  # type: ignore[valid-type]

@@ -52,7 +52,7 @@ from dractl.matcher.engine import Allocator
 from dractl.model import objects as o
 from dractl.model.features import Features, gate_basis
 
-# The next copy is explained on at most this many nodes (those with the most free devices).
+# The next copy is explained on at most this many nodes (those with the most unallocated devices).
 EXPLAIN_NODES_UP_TO = 200
 
 
@@ -74,11 +74,11 @@ def capacity(world: World, spec: TargetSpec, options: CapacityOptions) -> Capaci
         better = Simulation(world, shape, options, best_fit=True)
         better.run()
         comparison = BestFitComparison(
-            first_fit=len(first), best_fit=len(better.placements), nodes=tuple(better.per_node())
+            first_fit=sim.copies, best_fit=better.copies, nodes=tuple(better.per_node(free=False))
         )
     return CapacityReport(
         target=target.name,
-        copies=len(first),
+        copies=sim.copies,
         limited=sim.limited,
         replicas=options.replicas,
         order=options.order,
@@ -92,6 +92,7 @@ def capacity(world: World, spec: TargetSpec, options: CapacityOptions) -> Capaci
         notes=tuple(n for n in target.notes if not n.startswith("the pod is already bound")) + sim.notes(),
         context=_context(world, options),
         attempts=sim.attempts,
+        unbounded=sim.unbounded,
     )
 
 
@@ -140,13 +141,13 @@ def _blocking(sim: Simulation, options: CapacityOptions) -> tuple[Blocking | Non
 
 
 def _sample(sim: Simulation, world: World) -> tuple[World, int]:
-    """On big clusters, explain the next copy on the nodes with the most free devices only
+    """On big clusters, explain the next copy on the nodes with the most unallocated devices only
     (ties by name): the funnel of 5,000 nodes that all fail says little more than that of
     the closest 200, and costs seconds.  Returns the world and the number of nodes left out."""
     names = [n for n in sim.node_names if n not in sim.filtered]
     if len(names) <= EXPLAIN_NODES_UP_TO:
         return world, 0
-    keep = sorted(names, key=lambda n: (-sim.free_devices(n), n))[:EXPLAIN_NODES_UP_TO]
+    keep = sorted(names, key=lambda n: (-sim.unallocated_devices(n), n))[:EXPLAIN_NODES_UP_TO]
     nodes = tuple(sim.nodes[n] for n in sorted(keep))
     return world.with_objects(nodes=nodes), len(names) - len(keep)
 

@@ -2,7 +2,12 @@
 
 ``summary.copies`` is the total number of copies that fit, ``nodes[].copies`` the
 per-node count: scripts and CI read these (schema:
-``schemas/output/capacity-report.schema.json``).  Everything is computed by the
+``schemas/output/capacity-report.schema.json``).  When devices set no limit
+(``summary.unbounded``: a copy needs no devices, or leaves the allocated state as it
+was), ``summary.copies`` is the larger of ``--max-copies`` and ``--replicas`` and
+``summary.limited`` is true, so ``copies >= N`` holds for every N a script may ask up
+to that; ``nodes[].copies`` adds the copies not simulated to the node that took the
+last one, and ``placements``/``pools`` list only the copies simulated.  Everything is computed by the
 engine; renderers only lay it out.
 """
 
@@ -16,6 +21,12 @@ from dractl.errors import EXIT_FINDINGS, EXIT_OK, bounded, bounded_all
 API_VERSION = "dractl/v1alpha1"
 KIND = "CapacityReport"
 ADVICE = "advice: a fragmentation-aware placement, not what kube-scheduler does"
+# What capacity --best-fit chooses within a node (see BestFitComparison).
+WITHIN_NODE = (
+    "within a node the allocator's own device set: explain-allocation --best-fit also ranks other "
+    "device sets of a node, capacity does not, as verifying one costs ~2 ms and a node holds dozens "
+    "(hours for tens of thousands of copies)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +43,8 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class NodeCapacity:
-    """``copies`` placed on the node; ``free_devices``: its own devices left unallocated;
+    """``copies`` placed on the node; ``free_devices``: its own devices free afterwards, as
+    ``dractl availability`` counts free (:mod:`dractl.matcher.free`);
     ``filtered``: the pod's node filters reject it; ``stopped``: why the next copy did not fit."""
 
     name: str
@@ -95,9 +107,50 @@ class Stranded:
         }
 
 
+UNBOUNDED_WHY = {
+    "no-devices": "a copy needs no devices: its claims have no device requests, and the allocator "
+    "allocates such claims without devices",
+    "state-unchanged": "a copy leaves the allocated state as it was (admin access, or shares that "
+    "consume no capacity), so every next copy is placed the same way",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Unbounded:
+    """Devices set no limit: copy ``simulated`` (placed on ``node``) changed nothing in the
+    allocated state, so every later copy is placed the same way.  ``reason``: ``no-devices``
+    (the copy's claims have no device requests) or ``state-unchanged``."""
+
+    reason: str
+    node: str
+    simulated: int
+
+    @property
+    def why(self) -> str:
+        return UNBOUNDED_WHY[self.reason]
+
+    def note(self, copies: int) -> str:
+        return (
+            f"not limited by devices: {self.why}; the count stops after {self.simulated} simulated "
+            f"cop{'y' if self.simulated == 1 else 'ies'} and is reported as {copies} "
+            "(the larger of --max-copies and --replicas)"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reason": self.reason,
+            "message": self.why,
+            "node": self.node,
+            "copiesSimulated": self.simulated,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class BestFitComparison:
-    """The same simulation with explain's best-fit score choosing the node (advice)."""
+    """The same simulation with explain's best-fit score choosing the node (advice): for each
+    copy, the best-scoring of the first 64 nodes where it fits, each scored on the device set
+    the allocator chooses there.  Unlike explain-allocation --best-fit, no other device set of a
+    node is enumerated (``withinNode``: ``allocator``; said in the output, :data:`WITHIN_NODE`)."""
 
     first_fit: int
     best_fit: int
@@ -109,6 +162,8 @@ class BestFitComparison:
             "firstFit": self.first_fit,
             "bestFit": self.best_fit,
             "gain": self.best_fit - self.first_fit,
+            "withinNode": "allocator",
+            "withinNodeNote": WITHIN_NODE,
             "nodes": [{"name": n.name, "copies": n.copies} for n in self.nodes if n.copies],
         }
 
@@ -135,6 +190,7 @@ class CapacityReport:
     notes: tuple[str, ...]
     context: dict[str, Any]
     attempts: int = 0
+    unbounded: Unbounded | None = None
 
     @property
     def wanted(self) -> int:
@@ -151,11 +207,14 @@ class CapacityReport:
 
     @property
     def summary_line(self) -> str:
-        more = "at least " if self.limited else ""
-        line = f"{more}{self.copies} more cop{'y' if self.copies == 1 else 'ies'} of {self.target} fit"
-        used = sum(1 for n in self.nodes if n.copies)
-        if self.copies:
-            line += f" on {used} node{'s' if used != 1 else ''}"
+        if self.unbounded is not None:
+            line = f"no limit: any number of copies of {self.target} fit (not limited by devices)"
+        else:
+            more = "at least " if self.limited else ""
+            line = f"{more}{self.copies} more cop{'y' if self.copies == 1 else 'ies'} of {self.target} fit"
+            used = sum(1 for n in self.nodes if n.copies)
+            if self.copies:
+                line += f" on {used} node{'s' if used != 1 else ''}"
         if self.replicas is not None:
             verdict = "can" if self.gang_fits else "cannot"
             line += f"; a gang of {self.replicas} {verdict} be placed at the same time"
@@ -167,6 +226,7 @@ class CapacityReport:
         summary: dict[str, Any] = {
             "copies": self.copies,
             "limited": self.limited,
+            "unbounded": self.unbounded is not None,
             "replicas": self.replicas,
             "gangFits": self.gang_fits,
             "pending": max(self.wanted - self.copies, 0) if self.replicas is not None else None,
@@ -183,6 +243,7 @@ class CapacityReport:
             "order": self.order,
             "error": bounded(self.error),
             "blocking": self.blocking.to_dict() if self.blocking else None,
+            "unbounded": self.unbounded.to_dict() if self.unbounded else None,
             "nodes": [n.to_dict() for n in self.nodes],
             "pools": [{"pool": p, "devices": n} for p, n in self.pools],
             "placements": [p.to_dict() for p in self.placements],

@@ -17,11 +17,14 @@ allocated), among the ``devices`` a node can reach, compared in this order:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
 
 from dractl.explain.catalog import attribute_value
+from dractl.matcher import counters
+from dractl.matcher.counters import Uses
+from dractl.matcher.pools import exact
 from dractl.model import objects as o
 
 Score = tuple[int, int, int]
@@ -33,13 +36,52 @@ def score(
     busy: AbstractSet[str],
     chosen: AbstractSet[str],
     match_attributes: Iterable[str],
+    index: CounterIndex | None = None,
 ) -> Score:
-    """(fresh counter sets, largest free group loss, stranded counters) of ``chosen``."""
+    """(fresh counter sets, largest free group loss, stranded counters) of ``chosen``.
+    ``devices`` maps each device's id to it; ``index``: :class:`CounterIndex` of the same
+    slices and devices, kept by a caller that scores them again and again (None: built here)."""
+    if index is None:
+        index = CounterIndex(slices, devices)
     return (
-        fresh_counter_sets(devices, busy, chosen),
+        fresh_counter_sets(devices, busy, chosen, index),
         group_loss(devices, busy, chosen, match_attributes),
-        stranded_counters(slices, devices, busy, chosen),
+        stranded_counters(slices, devices, busy, chosen, index),
     )
+
+
+class CounterIndex:
+    """What the counter parts of the score read of some slices and their devices that never
+    changes: each device's (pool, counter set) pairs and exact consumption, and each set's
+    totals (the last slice naming it wins, as :func:`counters_left`).  ``uses_of``: a
+    device's consumption (:func:`dractl.matcher.counters.uses`, or a cache of it)."""
+
+    __slots__ = ("sets_of", "totals", "users")
+
+    def __init__(
+        self,
+        slices: Sequence[o.ResourceSlice],
+        devices: Mapping[str, o.Device],
+        uses_of: Callable[[o.Device], Uses] = counters.uses,
+    ) -> None:
+        # devices with counters, in ``devices`` order: (id, their (pool, set) pairs)
+        self.sets_of: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+        # (pool, set) -> its devices in ``devices`` order: (id, consumption)
+        self.users: dict[tuple[str, str], list[tuple[str, Uses]]] = {}
+        for i, d in devices.items():
+            if not d.consumes_counters:
+                continue
+            pool = f"{d.driver}/{d.pool}"
+            keys = tuple((pool, c) for c in {c.counter_set: None for c in d.consumes_counters})
+            self.sets_of.append((i, keys))
+            used = uses_of(d)
+            for key in keys:
+                self.users.setdefault(key, []).append((i, used))
+        self.totals: dict[tuple[str, str], dict[str, int | Fraction]] = {}
+        for s in slices:
+            pool = f"{s.driver}/{s.pool.name}"
+            for cs in s.shared_counters:
+                self.totals[(pool, cs.name)] = {k: _whole(exact(q)) for k, q in cs.counters.items()}
 
 
 def match_attributes(claims: Iterable[o.ResourceClaim]) -> list[str]:
@@ -52,11 +94,25 @@ def counter_sets(devices: Iterable[o.Device]) -> set[tuple[str, str]]:
     return {(f"{d.driver}/{d.pool}", c.counter_set) for d in devices for c in d.consumes_counters}
 
 
+# ``devices`` maps each device's id (``driver/pool/device``) to the device: the functions below
+# read ids from the keys (``Device.id`` formats a string per call; a capacity --best-fit run
+# scores tens of thousands of placements).
+
+
 def fresh_counter_sets(
-    devices: Mapping[str, o.Device], busy: AbstractSet[str], chosen: AbstractSet[str]
+    devices: Mapping[str, o.Device],
+    busy: AbstractSet[str],
+    chosen: AbstractSet[str],
+    index: CounterIndex | None = None,
 ) -> int:
-    before = counter_sets(d for d in devices.values() if d.id in busy)
-    return len(counter_sets(devices[i] for i in chosen if i in devices) - before)
+    fresh = counter_sets(devices[i] for i in chosen if i in devices)
+    if not fresh:
+        return 0
+    if index is None:
+        before = counter_sets(d for i, d in devices.items() if d.consumes_counters and i in busy)
+    else:
+        before = {key for i, keys in index.sets_of if i in busy for key in keys}
+    return len(fresh - before)
 
 
 def group_loss(
@@ -65,8 +121,11 @@ def group_loss(
     chosen: AbstractSet[str],
     match_attributes: Iterable[str],
 ) -> int:
-    free = [d for d in devices.values() if d.id not in busy]
-    return sum(largest_group(free, a, frozenset()) - largest_group(free, a, chosen) for a in match_attributes)
+    attrs = list(match_attributes)
+    if not attrs:
+        return 0
+    free = [d for i, d in devices.items() if i not in busy]
+    return sum(largest_group(free, a, frozenset()) - largest_group(free, a, chosen) for a in attrs)
 
 
 def stranded_counters(
@@ -74,21 +133,38 @@ def stranded_counters(
     devices: Mapping[str, o.Device],
     busy: AbstractSet[str],
     chosen: AbstractSet[str],
+    index: CounterIndex | None = None,
 ) -> int:
-    taken = {i for i in devices if i in busy or i in chosen}
+    """Per counter set a taken (busy or chosen) device consumes from, sorted: the counters with
+    some amount left (:func:`counters_left`) that no free device of the set both fits in
+    (:func:`fits`) and uses (:func:`uses`).  The same numbers, read from ``index`` (the
+    :class:`CounterIndex` of ``slices`` and ``devices``; None: built here), exact amounts as
+    ints where whole."""
+    if index is None:
+        index = CounterIndex(slices, devices)
+    taken_sets = {key for i, keys in index.sets_of if i in busy or i in chosen for key in keys}
     stranded = 0
-    for pool, cset in sorted(counter_sets(devices[i] for i in taken)):
-        users = [
-            d
-            for d in devices.values()
-            if f"{d.driver}/{d.pool}" == pool and any(c.counter_set == cset for c in d.consumes_counters)
-        ]
-        left = counters_left(slices, pool, cset, [d for d in users if d.id in taken])
-        free_users = [d for d in users if d.id not in taken]
+    for key in sorted(taken_sets):
+        cset = key[1]
+        left = dict(index.totals.get(key, {}))
+        fitting: list[Uses] = []
+        free_users: list[Uses] = []
+        for i, used in index.users[key]:
+            if i not in busy and i not in chosen:
+                free_users.append(used)
+                continue
+            for set_name, name, amount in used:
+                if set_name == cset and name in left:
+                    left[name] = left[name] - amount
+        fitting = [u for u in free_users if all(a <= left.get(k, 0) for s, k, a in u if s == cset)]
         for counter, amount in left.items():
-            if amount > 0 and not any(fits(d, cset, left) and uses(d, cset, counter) for d in free_users):
+            if amount > 0 and not any(s == cset and k == counter for u in fitting for s, k, _ in u):
                 stranded += 1
     return stranded
+
+
+def _whole(v: Fraction) -> int | Fraction:
+    return v.numerator if v.denominator == 1 else v
 
 
 def largest_group(devices: Iterable[o.Device], attr: str, minus: AbstractSet[str]) -> int:

@@ -20,6 +20,7 @@ from dractl.explain import target as tgt
 from dractl.explain.capacity_report import (
     NodeCapacity,
     Placement,
+    Unbounded,
 )
 from dractl.explain.extended import extended_claim
 from dractl.explain.nodes import pod_node_blockers, selector_matches
@@ -151,6 +152,8 @@ class Simulation:
         self._templates = {id(c) for c in shape.fresh}
         self.shared_now = {c.meta.key: c for c in shape.shared}
         self.limited = False
+        # a placed copy changed nothing: every later copy is placed the same way (see run)
+        self.unbounded: Unbounded | None = None
         self.error: str | None = None
         self.attempts = 0
         self._local = {
@@ -165,6 +168,14 @@ class Simulation:
         self._start = 0
         self._heap: list[tuple[int, str, int]] = []
         self._version: dict[str, int] = {}
+        # best fit: each fitting node's (score, claims, outcome), kept until a placement touches
+        # a pool the node's answer or score reads (see _touched)
+        self._scored: dict[str, tuple[scoring.Score, list[o.ResourceClaim], NodeOutcome]] = {}
+        self._reach: dict[str, set[str]] | None = None
+        self._score_inputs: dict[
+            str, tuple[list[o.ResourceSlice], dict[str, o.Device], scoring.CounterIndex]
+        ] = {}
+        self._match: list[str] | None = None
         self._reset_order()
 
     def _share_id(self) -> str:
@@ -179,12 +190,37 @@ class Simulation:
 
     # -- running
 
-    def free_devices(self, name: str) -> int:
-        """The node's own devices not allocated (what ``most-free``/``least-free`` order by)."""
+    def unallocated_devices(self, name: str) -> int:
+        """The node's own devices with no allocation of any kind (what ``most-free`` and
+        ``least-free`` order by: kept up to date by each placement)."""
         return self._free.get(name, 0)
 
+    def free_devices(self, name: str) -> int:
+        """The node's own devices (of slices bound to it by name) that are free now, as
+        ``dractl availability`` counts free (:func:`dractl.matcher.free.count_free`: not in
+        use, shared counters and capacity left, no NoSchedule/NoExecute taint, pool complete
+        and valid).  Counted afresh on each call."""
+        from dractl.matcher import free, pools
+
+        a = self.allocator
+        try:
+            found = pools.gather(
+                a.on_node.get(name, []), self.nodes[name], a.features, a.all_slices, stable=a.stable
+            )
+        except pools.PoolError:
+            return 0
+        return free.count_free(a, found, name)
+
     def run(self) -> list[Placement]:
-        """Place copies until one fits nowhere (or ``max_copies``).  Returns the placements."""
+        """Place copies until one fits nowhere (or ``max_copies``).  Returns the placements.
+
+        A copy whose allocation leaves the allocated state as it was (its claims need no
+        devices; admin access; shares that consume nothing) and that shares no named claim
+        with the others (their consumers grow with each copy) is the fixed point of the
+        simulation: the next copy sees the same state, the same nodes in the same order, and
+        is placed the same way, and so is every one after it.  The count stops there, with
+        :attr:`unbounded` set (and ``limited``): devices set no limit; constant time and
+        memory however large ``max_copies`` is."""
         if self.shape.blockers:
             return self.placements
         limit = self.options.max_copies
@@ -192,8 +228,19 @@ class Simulation:
             k = len(self.placements) + 1
             if not self._place(k):
                 return self.placements
+            if self.unbounded is not None:
+                self.limited = True
+                return self.placements
         self.limited = True
         return self.placements
+
+    @property
+    def copies(self) -> int:
+        """The count: the copies placed, or, when :attr:`unbounded`, the larger of
+        ``max_copies`` and ``replicas`` (every later copy goes where the last one went)."""
+        if self.unbounded is None:
+            return len(self.placements)
+        return max(self.options.max_copies, self.options.replicas or 0, len(self.placements))
 
     def _pending_shared(self) -> list[o.ResourceClaim]:
         if not self.shared_now:
@@ -212,6 +259,7 @@ class Simulation:
         self._commit(k, name, claims, outcome)
         if shape_changes:  # shared claims got allocated: later copies have another shape
             self.dead.clear()
+            self._scored.clear()
             self._reset_order()
         return True
 
@@ -263,24 +311,41 @@ class Simulation:
         return None
 
     def _best_node(self, k: int) -> tuple[str, list[o.ResourceClaim], NodeOutcome] | None:
+        """The best-scoring of the first :data:`BEST_FIT_NODES` nodes in order where the copy
+        fits (the first of them on a tie).  A node's answer and score are kept from an earlier
+        copy while no placement touched a pool they read (:meth:`_touched`): the allocator
+        would answer the same, and the score would be the same."""
         best: tuple[tuple[int, int, int], str, list[o.ResourceClaim], NodeOutcome] | None = None
         fitting: list[str] = []
+        scored = self._scored
+        shared = bool(self.shared_now)
         for name in self._candidates():
-            claims, outcome = self._try(k, name)
-            if outcome is None:
-                continue
-            if outcome.status != "allocated":
-                if self.error is not None:
-                    return None
-                continue
-            score = self.placement_score(name, outcome)
+            hit = scored.get(name)
+            if hit is not None and not (shared and self._shared_block(name)):
+                score, claims, outcome = hit
+                if self.shape.extended:  # the extended-resource claim is named for the copy
+                    claims = self._pending(k, self.nodes[name])
+            elif hit is not None:
+                continue  # a shared claim rules the node out now (dead)
+            else:
+                claims, tried = self._try(k, name)
+                if tried is None:
+                    continue
+                if tried.status != "allocated":
+                    if self.error is not None:
+                        return None
+                    continue
+                outcome = tried
+                score = self.placement_score(name, outcome)
+                scored[name] = (score, claims, outcome)
             fitting.append(name)
             if best is None or score < best[0]:
                 best = (score, name, claims, outcome)
             if len(fitting) >= BEST_FIT_NODES:
                 break
-        for name in fitting:  # popped from the order but still live
-            self._push(name)
+        if self.options.order != "name":
+            for name in fitting:  # popped from the order but still live
+                self._push(name)
         return None if best is None else best[1:]
 
     def _try(self, k: int, name: str) -> tuple[list[o.ResourceClaim], NodeOutcome | None]:
@@ -290,13 +355,8 @@ class Simulation:
         named copies (the same search: the same share IDs).  Named claims are made for
         placed copies only when asked for (:attr:`placed_claims`)."""
         node = self.nodes[name]
-        for c in self.shared_now.values():
-            if c.allocation is not None and not selector_matches(c.allocation.node_selector, node):
-                self.dead[name] = f"shared claim {c.meta.key} is allocated for other nodes"
-                return [], None
-            if c.allocation is not None and len(c.reserved_for) >= tgt.RESERVED_FOR_MAX:
-                self.dead[name] = f"shared claim {c.meta.key} already has {tgt.RESERVED_FOR_MAX} consumers"
-                return [], None
+        if self._shared_block(name):
+            return [], None
         claims = self._pending(k, node)
         if not claims:  # only shared, already allocated claims: every copy fits where they are
             return claims, NodeOutcome(name, "allocated")
@@ -315,6 +375,44 @@ class Simulation:
         elif outcome.status != "allocated":
             self.dead[name] = "the copy does not fit"
         return claims, outcome
+
+    def _shared_block(self, name: str) -> bool:
+        """Whether the pod's named claims rule node ``name`` out now (it is then dead)."""
+        for c in self.shared_now.values():
+            if c.allocation is not None and not selector_matches(
+                c.allocation.node_selector, self.nodes[name]
+            ):
+                self.dead[name] = f"shared claim {c.meta.key} is allocated for other nodes"
+                return True
+            if c.allocation is not None and len(c.reserved_for) >= tgt.RESERVED_FOR_MAX:
+                self.dead[name] = f"shared claim {c.meta.key} already has {tgt.RESERVED_FOR_MAX} consumers"
+                return True
+        return False
+
+    def _touched(self, outcome: NodeOutcome) -> None:
+        """Forget the kept best-fit answers a placement may change: those of every node that
+        reaches a pool (by name: counters are kept per pool name) the placement allocated from.
+        A network-attached pool is reached by every node (the score reads every one of them)."""
+        if not self._scored:
+            return
+        reach = self._reach
+        if reach is None:  # pool name -> the nodes whose slices hold it; "" : every node
+            reach = self._reach = {}
+            shared = {s.pool.name for s in self.allocator.shared}
+            for name in self.node_names:
+                for sl in self.allocator.on_node.get(name, ()):
+                    if sl.pool.name not in shared:
+                        reach.setdefault(sl.pool.name, set()).add(name)
+            for pool in shared:
+                reach[pool] = {""}
+        for res in outcome.results:
+            for r in res.results:
+                nodes = reach.get(r.pool, ())
+                if "" in nodes:
+                    self._scored.clear()
+                    return
+                for name in nodes:
+                    self._scored.pop(name, None)
 
     def _pending(self, k: int, node: o.Node) -> list[o.ResourceClaim]:
         """The claims copy ``k`` asks for on ``node``: shared ones not yet allocated, the
@@ -335,7 +433,12 @@ class Simulation:
         before = self.allocator.state.allocated_ids
         devices = [r.device_id for res in outcome.results for r in res.results]
         newly = {d for d in devices if d in local and d not in before}
-        self.allocator.commit(outcome.results)
+        changed = self.allocator.commit(outcome.results)
+        self._touched(outcome)
+        if not changed and not self.shape.shared:  # named claims: one more consumer each copy
+            self.unbounded = Unbounded(
+                reason="no-devices" if not devices else "state-unchanged", node=name, simulated=k
+            )
         pod = self.shape.pod_copy(k)
         consumer = (o.ResourceClaimConsumerReference("pods", pod.meta.name, pod.meta.uid),) if pod else ()
         shared = self.shared_now
@@ -369,8 +472,11 @@ class Simulation:
 
     # -- results
 
-    def per_node(self) -> list[NodeCapacity]:
+    def per_node(self, free: bool = True) -> list[NodeCapacity]:
+        """Copies per node, and (``free``) the node's own devices that are free afterwards."""
         counts = Counter(p.node for p in self.placements)
+        if self.unbounded is not None:  # the copies not simulated go where the last one went
+            counts[self.unbounded.node] += self.copies - len(self.placements)
         out = []
         for name in self.node_names:
             why = self.filtered.get(name)
@@ -378,7 +484,7 @@ class Simulation:
                 NodeCapacity(
                     name=name,
                     copies=counts.get(name, 0),
-                    free_devices=self._free.get(name, 0),
+                    free_devices=self.free_devices(name) if free else 0,
                     filtered=why or (),
                     stopped=self.dead.get(name),
                 )
@@ -408,7 +514,9 @@ class Simulation:
                 f"{len(self.filtered)} node(s) are excluded by the pod's node filters "
                 "(cordon, taints, node selector or affinity)"
             )
-        if self.limited:
+        if self.unbounded is not None:
+            out.append(self.unbounded.note(self.copies))
+        elif self.limited:
             out.append(f"counting stopped at --max-copies {self.options.max_copies}: more may fit")
         return tuple(out)
 
@@ -416,12 +524,19 @@ class Simulation:
         """explain's best-fit score (:mod:`dractl.explain.scoring`) of the allocation in
         ``outcome`` on ``node``, against the simulation's state (lower is better)."""
         chosen = {r.device_id for res in outcome.results for r in res.results if not r.admin_access}
-        slices = self.allocator.on_node.get(node, []) + self.allocator.shared
-        devices = {d.id: d for s in slices for d in s.devices}
-        claims = [*self.shape.fresh, *self.shape.shared]
-        return scoring.score(
-            slices, devices, self.allocator.state.allocated_ids, chosen, scoring.match_attributes(claims)
-        )
+        a = self.allocator
+        hit = self._score_inputs.get(node)
+        if hit is None:  # the slices never change: what the score reads of them, once per node
+            slices = a.on_node.get(node, []) + a.shared
+            devices = {d.id: d for s in slices for d in s.devices}
+            hit = self._score_inputs[node] = (
+                slices,
+                devices,
+                scoring.CounterIndex(slices, devices, a.uses_of),
+            )
+        if self._match is None:
+            self._match = scoring.match_attributes([*self.shape.fresh, *self.shape.shared])
+        return scoring.score(hit[0], hit[1], a.state.allocated_ids, chosen, self._match, hit[2])
 
 
 def _allocator(world: World, options: CapacityOptions, share_ids: Callable[[], str]) -> Allocator:

@@ -21,10 +21,9 @@ from typing import Any
 from dractl.inventory.labels import LabelSelector
 from dractl.io.world import World
 from dractl.matcher import AllocatedState, Allocator
-from dractl.matcher import capacity as cap_mod
-from dractl.matcher import counters as counter_mod
+from dractl.matcher import free as free_mod
 from dractl.matcher import pools as pool_mod
-from dractl.matcher.taints import BLOCKING_EFFECTS, EffectiveTaint, tolerates
+from dractl.matcher.taints import EffectiveTaint, tolerates
 from dractl.model import objects as o
 from dractl.model.features import Features
 
@@ -191,7 +190,7 @@ class Inventory:
     def taints_of(self, device: o.Device) -> tuple[EffectiveTaint, ...]:
         """The device's taints (slice, then DeviceTaintRules) as the allocator applies them;
         none when DRADeviceTaints is off."""
-        return self.allocator.taints_of(device) if self.features.device_taints else ()
+        return free_mod.applied_taints(self.allocator, device)
 
     def is_allocated(self, device_id: str) -> bool:
         a = self.allocated
@@ -200,7 +199,7 @@ class Inventory:
         return a.device_allocated(device_id) if a.shares or a.capacity else False
 
     def multi_allocatable(self, device: o.Device) -> bool:
-        return self.features.consumable_capacity and device.allow_multiple_allocations is True
+        return free_mod.multi_allocatable(self.allocator, device)
 
     @property
     def _state(self) -> Any:
@@ -211,7 +210,7 @@ class Inventory:
 
     def counters_left(self, pool: pool_mod.Pool) -> dict[str, dict[str, Fraction]]:
         """Shared counters minus what committed allocations consume (the allocator's numbers)."""
-        return counter_mod.available(pool, self._state.allocated_ids.__contains__)
+        return free_mod.counters_left(self.allocator, pool)
 
     def capacity_used(self, device_id: str) -> Mapping[str, Fraction]:
         used: Mapping[str, Fraction] = self._state.committed_capacity.get(device_id, {})
@@ -225,26 +224,9 @@ class Inventory:
         taints: tuple[EffectiveTaint, ...],
     ) -> str | None:
         """Why a new request that tolerates no taint could not get this device right now, in
-        the allocator's order of checks (a Reason value, or ``tainted``); None: it is free."""
-        multi = self.multi_allocatable(device)
-        if device_id in self._state.devices:
-            return "in-use"
-        if device.binding_conditions and not self.features.device_binding_and_status:
-            return "binding-conditions-disabled"
-        if self.features.consumable_capacity and not cap_mod.fits(
-            self.capacity_used(device_id) or None, None, device.capacity, None
-        ):
-            return "capacity-insufficient"
-        if device.consumes_counters:
-            if not self.features.partitionable_devices:
-                return "feature-disabled"
-            if not (multi and device_id in self._state.committed_capacity) and not _counters_fit(
-                device, counters_left
-            ):
-                return "counters-exhausted"
-        if any(t.taint.effect in BLOCKING_EFFECTS for t in taints):
-            return "tainted"
-        return None
+        the allocator's order of checks (a Reason value, or ``tainted``); None: it is free
+        (:func:`dractl.matcher.free.blocked`, the one definition)."""
+        return free_mod.blocked(self.allocator, device, device_id, counters_left, taints)
 
     # ----------------------------------------------------------- claims, pods
 
@@ -266,15 +248,6 @@ class Inventory:
             if pod not in out:
                 out.append(pod)
         return out
-
-
-def _counters_fit(device: o.Device, left: Mapping[str, Mapping[str, Fraction]]) -> bool:
-    for use in device.consumes_counters:
-        counters = left.get(use.counter_set, {})
-        for name, q in use.counters.items():
-            if name in counters and counters[name] < q.value:
-                return False
-    return True
 
 
 def pod_claim_names(pod: o.Pod) -> list[str]:

@@ -195,18 +195,24 @@ class Allocator:
         """The allocated state the next :meth:`allocate` (without ``allocated=``) sees."""
         return self._state
 
-    def commit(self, allocations: Iterable[AllocationResult]) -> None:
+    def commit(self, allocations: Iterable[AllocationResult]) -> bool:
         """Add allocation results to the Allocator's own state, in place, as kube-scheduler's
         assumed claims are: the next :meth:`allocate` sees their devices as in use.  Counts
         them as :meth:`AllocatedState.from_claims` does (admin access never, a share by its
         consumed capacity; ``stable`` sees exclusive allocations only).  Costs O(devices
         added): the way a capacity simulation accumulates thousands of copies.
-        ``self.allocated`` stays the state the Allocator was built with."""
+        ``self.allocated`` stays the state the Allocator was built with.
+
+        Returns whether the state changed: False when every result is admin access, a share
+        of a device already in use that consumes no capacity, or a share ``stable`` does not
+        see (or there are no results: claims without device requests) — then every later
+        :meth:`allocate` answers exactly as before the commit."""
         st = self._state
         if not isinstance(st.devices, set):
             st.devices = set(st.devices)
         if not isinstance(st.allocated_ids, set) or st.allocated_ids is st.devices:
             st.allocated_ids = set(st.allocated_ids)
+        changed = False
         for allocation in allocations:
             for res in allocation.results:
                 if res.admin_access:
@@ -214,16 +220,20 @@ class Allocator:
                 device = res.device_id
                 newly = device not in st.allocated_ids
                 if res.share_id is None:
+                    changed = changed or newly or device not in st.devices
                     st.devices.add(device)
                     st.allocated_ids.add(device)
                 elif not self.stable:
+                    changed = changed or newly
                     st.allocated_ids.add(device)
                     for name, q in (res.consumed_capacity or {}).items():
                         caps = st.committed_capacity.setdefault(device, {})
+                        changed = changed or q.value != 0 or name not in caps
                         caps[name] = caps.get(name, Fraction(0)) + q.value
                 else:
                     newly = False  # stable does not see shares, nor their counters
                 st.counters_used(res.driver, res.pool, res.device, newly, self.uses_of)
+        return changed
 
 
 class _Counters:

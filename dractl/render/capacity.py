@@ -1,7 +1,8 @@
 """Writers for ``CapacityReport``: a summary and per-node table (``table``/``wide``), JSON/YAML.
 
 The table lists the nodes that took copies (and, with ``wide``, every node with
-why the next copy stopped fitting there); below it the reason the next copy fits
+why the next copy stopped fitting there; a count devices do not limit shows as
+``no limit`` on the node that takes every copy); below it the reason the next copy fits
 nowhere (explain's grouped funnel), stranded capacity, and best-fit advice.
 Long node lists are capped in the table; JSON keeps everything.
 """
@@ -39,9 +40,11 @@ def _write(report: Any, console: Any, *, wide: bool) -> None:
     table = Table(box=None, pad_edge=False, show_edge=False)
     for col in ("NODE", "COPIES", "FREE DEVICES") + (("STOPPED BECAUSE",) if wide else ()):
         table.add_column(col, justify="right" if col in ("COPIES", "FREE DEVICES") else "left")
+    endless = d["unbounded"]["node"] if d["unbounded"] else None  # takes every copy: no limit
     for n in rows[: None if wide else NODES_SHOWN]:
         why = "; ".join(n["filtered"]) or n["stopped"] or ""
-        table.add_row(n["name"], str(n["copies"]), str(n["freeDevices"]), *((why,) if wide else ()))
+        copies = "no limit" if n["name"] == endless else str(n["copies"])
+        table.add_row(n["name"], copies, str(n["freeDevices"]), *((why,) if wide else ()))
     out = [*lines]
     text = _capture(console, table) if rows else ""
     if text:
@@ -59,6 +62,7 @@ def _write(report: Any, console: Any, *, wide: bool) -> None:
         out += [
             "",
             f"best fit ({bf['label']}): {_copies(bf['bestFit'])}; first fit: {_copies(bf['firstFit'])}",
+            f"  ({bf['withinNodeNote']})",
         ]
     out += [f"note: {n}" for n in d["notes"]]
     basis = d["context"].get("featureGateBasis")
@@ -83,7 +87,7 @@ def _blocking(b: dict[str, Any] | None) -> list[str]:
     out = ["", f"next copy: {b['message']}"]
     if b["nodesNotExplained"]:
         out.append(
-            f"  (explained on the {b['nodesEvaluated']} nodes with the most free devices; "
+            f"  (explained on the {b['nodesEvaluated']} nodes with the most unallocated devices; "
             f"{b['nodesNotExplained']} others not)"
         )
     for g in b["groups"][:GROUPS_SHOWN]:

@@ -309,6 +309,7 @@ def test_best_fit_is_advice_and_never_worse_here() -> None:
     assert r.best_fit.first_fit == r.copies == 2
     assert r.best_fit.best_fit >= 2
     assert "advice" in r.best_fit.to_dict()["label"]
+    assert r.best_fit.to_dict()["withinNode"] == "allocator"  # said, not silently narrower than explain
 
 
 def test_inputs_are_not_mutated_and_json_is_stable() -> None:
@@ -356,8 +357,8 @@ def _free_recount(sim: Any) -> dict[str, int]:
     ["gpus", "mig", "shares", "admin", "fabric"],
 )
 def test_free_devices_kept_by_each_commit_equal_a_recount(case: str) -> None:
-    """The per-node free count (what --order most-free|least-free sorts by, and the report's
-    freeDevices) is updated from each placement's devices: it must equal counting afresh."""
+    """The per-node count of unallocated devices (what --order most-free|least-free sorts by)
+    is updated from each placement's devices: it must equal counting afresh."""
     from dractl.explain.simulation import Simulation
 
     features = Features.for_version("1.37")
@@ -384,7 +385,7 @@ def test_free_devices_kept_by_each_commit_equal_a_recount(case: str) -> None:
         sim = Simulation(w2, Shape.of(w2, target), opts, best_fit=False)
         placed = sim.run()
         assert placed, (case, order)
-        assert {n: sim.free_devices(n) for n in sim._local} == _free_recount(sim), (case, order)
+        assert {n: sim.unallocated_devices(n) for n in sim._local} == _free_recount(sim), (case, order)
 
 
 def test_an_allocation_error_names_the_copy_that_failed() -> None:
@@ -443,3 +444,123 @@ def test_stranded_capacity_reads_the_pools_the_simulation_gathered(monkeypatch: 
     assert gathered == []  # the allocator's view of the node: no second gathering
     assert frag["counters-exhausted"].devices == 1
     assert frag["partly-consumed-counters"].details["left"] == {"mem": 5}
+
+
+def _no_devices(name: str, devices: Any) -> dict[str, Any]:
+    c = claim(name)
+    if devices is None:
+        c["spec"] = {}
+    else:
+        c["spec"]["devices"] = devices
+    return c
+
+
+@pytest.mark.parametrize(
+    "devices", [None, {}, {"requests": []}], ids=["spec-empty", "devices-empty", "no-requests"]
+)
+def test_a_claim_that_needs_no_devices_is_unbounded_in_constant_time(devices: Any) -> None:
+    # The allocator allocates a claim without requests without devices, on any node: copies never
+    # run out.  The simulation sees the fixed point after one copy instead of placing --max-copies.
+    w = three_nodes(held("busy", "a", ["a-gpu0"]))
+    spec = files(_no_devices("empty", devices))
+    r = run(w, spec)
+    assert r.unbounded is not None and r.unbounded.reason == "no-devices"
+    assert (r.unbounded.node, r.unbounded.simulated) == ("a", 1)
+    assert r.attempts == 1 and len(r.placements) == 1 and r.placements[0].devices == ()
+    assert r.copies == 100_000 and r.limited and r.exit_code == 0
+    d = r.to_dict()
+    assert d["summary"]["unbounded"] is True and d["unbounded"]["copiesSimulated"] == 1
+    assert d["summary"]["copies"] == sum(n["copies"] for n in d["nodes"])
+    assert {n["name"]: n["copies"] for n in d["nodes"]} == {"a": 100_000, "b": 0, "c": 0}
+    assert "no limit" in r.summary_line and r.blocking is None and r.fragmentation == ()
+    assert reference(w, spec) == 1000  # the slow loop: every copy fits, up to its own limit
+    gang = run(w, spec, replicas=250_000, max_copies=10)
+    assert gang.copies == 250_000 and gang.gang_fits and gang.exit_code == 0
+
+
+def test_no_devices_needed_but_no_node_to_place_on_is_zero() -> None:
+    t = template("t")
+    t["spec"]["spec"] = {}
+    p = pod("p", claims=[{"name": "x", "resourceClaimTemplateName": "t"}], node_selector={"no": "such"})
+    r = run(world(GPU, node("a"), t, p), TargetSpec(pod_ref="default/p"))
+    assert r.copies == 0 and r.unbounded is None and r.exit_code == 1
+
+
+def test_a_pod_whose_claims_need_no_devices_is_unbounded_where_its_filters_allow() -> None:
+    t = template("t")
+    t["spec"]["spec"] = {"devices": {"requests": []}}
+    p = pod("p", claims=[{"name": "x", "resourceClaimTemplateName": "t"}], node_selector={"pool": "yes"})
+    base = [GPU, node("a"), node("b", labels={"pool": "yes"}), slice_("sa", "a", gpus("a", 1)), t, p]
+    r = run(world(*base), TargetSpec(pod_ref="default/p"), max_copies=500)
+    assert r.unbounded is not None and r.unbounded.node == "b" and r.copies == 500
+    assert {n.name: n.copies for n in r.nodes} == {"a": 0, "b": 500}
+    # a device-needing claim next to it bounds the count again: one GPU on the allowed node
+    p2 = pod(
+        "p2",
+        claims=[
+            {"name": "x", "resourceClaimTemplateName": "t"},
+            {"name": "g", "resourceClaimTemplateName": "g"},
+        ],
+    )
+    r2 = run(world(*base, template("g"), p2), TargetSpec(pod_ref="default/p2"))
+    assert r2.unbounded is None and r2.copies == 1
+
+
+def test_a_shared_named_claim_without_requests_still_bounds_by_its_consumers() -> None:
+    shared = _no_devices("shared", {"requests": []})
+    p = pod("p", claims=[{"name": "g", "resourceClaimName": "shared"}])
+    r = run(world(GPU, node("a"), shared, p), TargetSpec(pod_ref="default/p"))
+    assert r.unbounded is None and r.copies == 256  # every copy is one more consumer of the claim
+
+
+def test_admin_access_copies_are_unbounded_state_unchanged() -> None:
+    r = run(three_nodes(), files(ask(adminAccess=True)))
+    assert r.unbounded is not None and r.unbounded.reason == "state-unchanged"
+    assert len(r.placements) == 1 and r.copies == 100_000 and r.exit_code == 0
+
+
+def _availability_free(w: World, features: Features) -> dict[str, int]:
+    from dractl.inventory.availability import AvailabilityOptions, availability
+
+    out: dict[str, int] = {}
+    for p in availability(w, AvailabilityOptions(features=features)).items:
+        if p.node is not None:
+            out[p.node] = out.get(p.node, 0) + p.counts.free
+    return out
+
+
+@pytest.mark.parametrize("case", ["mig", "taints", "shares", "gpus", "incomplete"])
+def test_free_devices_are_what_availability_calls_free_after_the_copies(case: str) -> None:
+    """freeDevices: a full GPU whose partitions are in use is not free (its counters are
+    taken), a tainted device is not, a shared device with capacity left is, an incomplete
+    pool has none: exactly availability's free on the world with the copies allocated."""
+    features = Features.for_version("1.37")
+    if case == "mig":
+        w, c = _mig_world(["mig-0"]), _cls(ask(), "mig")
+    elif case == "taints":
+        bad = gpus("t", 2)
+        bad[0]["taints"] = [{"key": "x", "effect": "NoSchedule"}]
+        w, c = world(GPU, node("a"), slice_("s", "a", [*bad, *gpus("a", 2)])), ask()
+    elif case == "shares":
+        dev = {
+            "name": "big",
+            "allowMultipleAllocations": True,
+            "capacity": {"memory": {"value": "40Gi", "requestPolicy": {"default": "10Gi"}}},
+        }
+        w, c = world(GPU, node("n"), slice_("s", "n", [dev, *gpus("n", 1)])), ask(count=1)
+        features = Features.parse("DRAConsumableCapacity=true", features)
+        c["spec"]["devices"]["requests"][0]["exactly"]["capacity"] = {"requests": {"memory": "30Gi"}}
+    elif case == "gpus":
+        w, c = three_nodes(held("busy", "a", ["a-gpu0"])), ask(count=3)
+    else:
+        half = slice_("h", "b", gpus("h", 2))
+        half["spec"]["pool"]["resourceSliceCount"] = 2
+        w, c = world(GPU, node("a"), node("b"), slice_("s", "a", gpus("a", 1)), half), ask()
+    w2, target = resolve(w, files(c), WhatIf(), features)
+    sim = Simulation(w2, Shape.of(w2, target), CapacityOptions(features=features), best_fit=False)
+    sim.run()
+    got = {n.name: n.free_devices for n in sim.per_node()}
+    want = _availability_free(sim.final_world(), features)
+    assert got == {n: want.get(n, 0) for n in got}, case
+    if case == "mig":  # the full GPU of the partition in use is allocated-free but not free
+        assert sim.unallocated_devices("n") > got["n"]

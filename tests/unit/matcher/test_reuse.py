@@ -192,3 +192,19 @@ def test_copies_of_a_claim_reuse_its_requests_and_are_named_as_themselves() -> N
     a2 = _allocator([slice_("s", [dev(f"d{i}") for i in range(4)])])
     assert devices_of(a2.allocate(node(), [plain, again])) == [["d0", "d1"], ["d2", "d3"]]
     assert devices_of(a2.allocate(node(), [again, plain])) == [["d0", "d1"], ["d2", "d3"]]
+
+
+def test_commit_says_whether_the_allocated_state_changed() -> None:
+    # capacity stops counting at a copy whose commit changes nothing (every next copy is the same)
+    a = _allocator([slice_("s", [dev("d0"), dev("d1")])])
+    nothing = claim("none")  # no requests: allocated without devices
+    admin = claim("admin", req("r", adminAccess=True))
+    plain = claim("plain", req("r"))
+    for c in (nothing, admin):
+        got = a.allocate(node(), [c])
+        assert got.status == "allocated"
+        assert a.commit(got.results) is False
+        assert a.allocate(node(), [c]).results_dicts() == got.results_dicts()  # the same answer again
+    first = a.allocate(node(), [plain])
+    assert a.commit(first.results) is True
+    assert devices_of(a.allocate(node(), [plain])) == [["d1"]]
