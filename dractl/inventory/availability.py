@@ -36,6 +36,7 @@ from dractl.inventory.labels import LabelSelector
 from dractl.inventory.report import envelope
 from dractl.io.world import World
 from dractl.matcher import pools as pool_mod
+from dractl.matcher.selection import SelectorFailure
 from dractl.model import objects as o
 from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
@@ -313,12 +314,14 @@ class _ClassMembership:
         self.warnings: list[str] = []
 
     def of(self, device: o.Device) -> tuple[str, ...]:
-        from dractl.matcher.selection import SelectorFailure
-
         out = []
+        matches = self.inv.allocator.selectors.matches
         for cls in self.classes:
             try:
-                if all(self.inv.allocator.selectors.matches(e, device) for e in cls.selectors):
+                for e in cls.selectors:
+                    if not matches(e, device):
+                        break
+                else:
                     out.append(cls.meta.name)
             except SelectorFailure as fail:
                 msg = f"class {cls.meta.name}: selector fails on device {device.id}: {fail.message}"
