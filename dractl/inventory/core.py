@@ -26,6 +26,7 @@ from dractl.matcher import counters as counter_mod
 from dractl.matcher import pools as pool_mod
 from dractl.matcher.taints import BLOCKING_EFFECTS, EffectiveTaint, tolerates
 from dractl.model import objects as o
+from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
 
 TERMINAL_PHASES = ("Succeeded", "Failed")
@@ -90,10 +91,7 @@ class Inventory:
         for claim in world.claims:
             for res in claim.allocation.results if claim.allocation else ():
                 self._claims_of_device.setdefault(res.device_id, []).append((claim, res))
-        self._pods_of_claim: dict[tuple[str, str], list[o.Pod]] = {}
-        for pod in world.pods:
-            for name in pod_claim_names(pod):
-                self._pods_of_claim.setdefault((pod.meta.namespace, name), []).append(pod)
+        self._pods_of_claim: dict[tuple[str, str], list[o.Pod]] | None = None  # made when first asked
 
     def gate_warnings(self) -> list[str]:
         """What the release's gates make the allocator ignore in this world (said once per view)."""
@@ -262,6 +260,11 @@ class Inventory:
                 pod = self.world.pod(ns, ref.name)
                 if pod is not None and pod not in out:
                     out.append(pod)
+        if self._pods_of_claim is None:
+            self._pods_of_claim = {}
+            for pod in self.world.pods:
+                for name in pod_claim_names(pod):
+                    self._pods_of_claim.setdefault((pod.meta.namespace, name), []).append(pod)
         for pod in self._pods_of_claim.get((ns, claim.meta.name), []):
             if pod not in out:
                 out.append(pod)
@@ -309,6 +312,9 @@ class HealthReport:
     health: str  # Healthy, Unhealthy, Unknown
 
 
+_HealthReport = fast_init(HealthReport)  # the same objects, without a setattr per field
+
+
 def pod_health_reports(pod: o.Pod) -> list[HealthReport]:
     """The ``allocatedResourcesStatus`` entries of every container of a pod that name a DRA
     claim (``claim:…``), in container order.  Malformed entries are skipped."""
@@ -325,7 +331,7 @@ def pod_health_reports(pod: o.Pod) -> list[HealthReport]:
                     rid, health = _m(res).get("resourceID"), _m(res).get("health")
                     if isinstance(rid, str) and rid.count("/") >= 2:
                         out.append(
-                            HealthReport(
+                            _HealthReport(
                                 pod.meta.key,
                                 container,
                                 name,
