@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 
 from dractl.errors import UsageError, bounded, bounded_all
 from dractl.inventory.core import Inventory, PoolGroup
-from dractl.inventory.health import HEALTHY, device_health
+from dractl.inventory.health import HEALTHY, device_health_states
 from dractl.inventory.labels import LabelSelector
 from dractl.inventory.report import envelope
 from dractl.io.world import World
@@ -270,7 +270,7 @@ def availability(world: World, opts: AvailabilityOptions) -> AvailabilityReport:
     nodes = inv.selected_nodes(opts.node, opts.selector)
     selected = frozenset(nodes)  # "is the pool's node selected": 5,000 pools × 5,000 nodes as a list
     membership = _ClassMembership(inv, world.device_classes)
-    health = {dev: h for dev, (h, _) in device_health(inv).items()}
+    health = device_health_states(inv)
     pools = [
         p
         for g in inv.pool_groups()
@@ -360,7 +360,7 @@ def _pool(
     ok = status == "ok"
     not_ok_state = f"pool-{status}" if status != "unreachable" else "unreachable"
     taints_of, blocked_by, allocated_ids = inv.taints_of, inv.blocked, inv.is_allocated
-    claims_of, classes_of = inv.claims_of_device, membership.of
+    claims_of, classes_of, health_of = inv.claims_of_device, membership.of, health.get
     for sl in group.slices:
         prefix = f"{sl.driver}/{sl.pool.name}/"
         reachable = id(sl) in usable
@@ -388,8 +388,9 @@ def _pool(
                     allocated,
                     tuple(t.describe() for t in taints) if taints else (),
                     frozenset(t.taint.effect for t in taints) if taints else _NO_EFFECTS,
-                    health.get(device_id),
-                    _capacity(inv, d, device_id),
+                    health_of(device_id),
+                    # only multi-allocatable devices report capacity (most devices are not)
+                    _capacity(inv, d, device_id) if d.allow_multiple_allocations is True else (),
                     tuple(sorted({c.meta.key for c, _ in holders})) if holders else (),
                 )
             )

@@ -224,23 +224,25 @@ class Inventory:
     ) -> str | None:
         """Why a new request that tolerates no taint could not get this device right now, in
         the allocator's order of checks (a Reason value, or ``tainted``); None: it is free."""
-        multi = self.multi_allocatable(device)
-        if device_id in self._state.devices:
+        state = self._state
+        if device_id in state.devices:
             return "in-use"
-        if device.binding_conditions and not self.features.device_binding_and_status:
+        features = self.features
+        if device.binding_conditions and not features.device_binding_and_status:
             return "binding-conditions-disabled"
-        if self.features.consumable_capacity and not cap_mod.fits(
-            self.capacity_used(device_id) or None, None, device.capacity, None
+        if features.consumable_capacity and not cap_mod.fits(
+            state.committed_capacity.get(device_id) or None, None, device.capacity, None
         ):
             return "capacity-insufficient"
         if device.consumes_counters:
-            if not self.features.partitionable_devices:
+            if not features.partitionable_devices:
                 return "feature-disabled"
-            if not (multi and device_id in self._state.committed_capacity) and not _counters_fit(
+            multi = self.multi_allocatable(device)
+            if not (multi and device_id in state.committed_capacity) and not _counters_fit(
                 device, counters_left
             ):
                 return "counters-exhausted"
-        if any(t.taint.effect in BLOCKING_EFFECTS for t in taints):
+        if taints and any(t.taint.effect in BLOCKING_EFFECTS for t in taints):
             return "tainted"
         return None
 
@@ -319,20 +321,29 @@ def pod_health_reports(pod: o.Pod) -> list[HealthReport]:
     """The ``allocatedResourcesStatus`` entries of every container of a pod that name a DRA
     claim (``claim:…``), in container order.  Malformed entries are skipped."""
     status = _m(pod.raw.get("status"))
-    out = []
-    for key in ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"):
-        for cs in _l(status.get(key)):
-            container = str(_m(cs).get("name", ""))
-            for entry in _l(_m(cs).get("allocatedResourcesStatus")):
-                name = _m(entry).get("name")
+    out: list[HealthReport] = []
+    key = None
+    for field in _STATUS_LISTS:
+        for cs in _l(status.get(field)):
+            cs = _m(cs)
+            entries = cs.get("allocatedResourcesStatus")
+            if not entries:  # most containers report none
+                continue
+            container = str(cs.get("name", ""))
+            for entry in _l(entries):
+                entry = _m(entry)
+                name = entry.get("name")
                 if not isinstance(name, str) or not name.startswith("claim:"):
                     continue
-                for res in _l(_m(entry).get("resources")):
-                    rid, health = _m(res).get("resourceID"), _m(res).get("health")
+                for res in _l(entry.get("resources")):
+                    res = _m(res)
+                    rid, health = res.get("resourceID"), res.get("health")
                     if isinstance(rid, str) and rid.count("/") >= 2:
+                        if key is None:
+                            key = pod.meta.key
                         out.append(
                             _HealthReport(
-                                pod.meta.key,
+                                key,
                                 container,
                                 name,
                                 rid,
@@ -340,6 +351,9 @@ def pod_health_reports(pod: o.Pod) -> list[HealthReport]:
                             )
                         )
     return out
+
+
+_STATUS_LISTS = ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses")
 
 
 def result_tolerates(result: o.DeviceRequestAllocationResult, taint: o.DeviceTaint) -> bool:
