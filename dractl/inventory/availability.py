@@ -391,7 +391,7 @@ def _pool(
                     health_of(device_id),
                     # only multi-allocatable devices report capacity (most devices are not)
                     _capacity(inv, d, device_id) if d.allow_multiple_allocations is True else (),
-                    tuple(sorted({c.meta.key for c, _ in holders})) if holders else (),
+                    _holders(holders) if holders else (),
                 )
             )
     counts = _counts(devices)
@@ -412,6 +412,13 @@ def _pool(
         tuple(devices),
         tuple(reach),
     )
+
+
+def _holders(holders: list[tuple[o.ResourceClaim, o.DeviceRequestAllocationResult]]) -> tuple[str, ...]:
+    """The claims holding a device, sorted, once each (usually one)."""
+    if len(holders) == 1:
+        return (holders[0][0].meta.key,)
+    return tuple(sorted({c.meta.key for c, _ in holders}))
 
 
 def _status(group: PoolGroup, pool: pool_mod.Pool | None) -> tuple[str, str]:
