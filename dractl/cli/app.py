@@ -38,7 +38,16 @@ def main(argv: Sequence[str] | None = None, *, prog_name: str = "dractl") -> int
     threshold = gc.get_threshold()
     gc.set_threshold(*GC_THRESHOLD)
     try:
-        code = _run(args, "--debug" in args[:first_word], real_process=argv is None, prog_name=prog_name)
+        code = _run(
+            args,
+            "--debug" in args[:first_word],
+            real_process=argv is None,
+            prog_name=prog_name,
+            # only the command's module when nothing before it asks for the root's help
+            name=args[first_word]
+            if first_word < len(args) and set(args[:first_word]) <= {"--debug"}
+            else None,
+        )
     finally:
         gc.set_threshold(*threshold)
     return _exit(code, argv)
@@ -79,7 +88,15 @@ def _exit(code: int, argv: Sequence[str] | None) -> int:
     return code
 
 
-def _run(args: list[str], debug: bool, real_process: bool = False, prog_name: str = "dractl") -> int:
+def _run(
+    args: list[str],
+    debug: bool,
+    real_process: bool = False,
+    prog_name: str = "dractl",
+    name: str | None = None,
+) -> int:
+    """Build the command tree (only the module of the command ``name`` when it names one: see
+    :data:`dractl.cli.root.MODULE_OF`) and run it, mapping every outcome to an exit code."""
     import typer
 
     try:
@@ -93,7 +110,7 @@ def _run(args: list[str], debug: bool, real_process: bool = False, prog_name: st
         from dractl.cli.coercion import install
         from dractl.cli.root import build_app
 
-        app = build_app()
+        app = build_app(name)
         command = typer.main.get_command(app)
         install(command)  # coerce common values without importing pydantic
         result = command.main(args=args, prog_name=prog_name, standalone_mode=False)

@@ -88,7 +88,8 @@ class ClusterSource:
     after each page.  ``transport`` is injectable for tests.  ``lean``: :meth:`load` builds the
     ResourceSlices of each page as it arrives, and the ResourceClaims once listed (before the Pods
     are read), and keeps none of their JSON (``raw`` is empty: the inventory views read none of
-    it), so the pages' decoded JSON — most of a big cluster's — is never all alive at once.
+    it), so the pages' decoded JSON — most of a big cluster's — is never all alive at once; Pods
+    are built with only what the inventory views read of them (:func:`dractl.model.build.lean_pod`).
     """
 
     def __init__(
@@ -135,7 +136,7 @@ class ClusterSource:
                 raw = self.load_raw()
             finally:
                 self._building = False
-            objects = list(build_objects(raw, built=LEAN_KINDS if self.lean else ()))
+            objects = list(build_objects(raw, built=LEAN_KINDS if self.lean else (), lean=self.lean))
             assert raw.server is not None
             return build_world(
                 objects,
@@ -414,11 +415,12 @@ def _why(error: ClusterError) -> str:
 LEAN_KINDS = ("ResourceSlice", "ResourceClaim")
 
 
-def build_objects(raw: RawWorld, built: Collection[str] = ()) -> Iterable[o.DRAObject]:
+def build_objects(raw: RawWorld, built: Collection[str] = (), lean: bool = False) -> Iterable[o.DRAObject]:
     """Model objects from the server's JSON (``built``: kinds whose lists hold model objects
-    already, a lean read's); an object the model can't read (an unparsable quantity) is a
-    ClusterError naming it."""
-    from dractl.model.build import build_object
+    already, a lean read's; ``lean``: Pods as :func:`dractl.model.build.lean_pod` builds them);
+    an object the model can't read (an unparsable quantity) is a ClusterError naming it."""
+    from dractl.model.build import build_object, lean_pod
+    from dractl.model.convert import to_v1
 
     for kind in WORLD_KINDS:
         resource = RESOURCES[kind]
@@ -427,7 +429,10 @@ def build_objects(raw: RawWorld, built: Collection[str] = ()) -> Iterable[o.DRAO
             continue
         for i, item in enumerate(raw.objects.get(kind, [])):
             try:
-                yield build_object(item, Origin(f"cluster:{resource.display}", 0, i))
+                if lean and kind == "Pod":
+                    yield lean_pod(to_v1(item), Origin(f"cluster:{resource.display}", 0, i))
+                else:
+                    yield build_object(item, Origin(f"cluster:{resource.display}", 0, i))
             except (ValueError, KeyError) as e:
                 raise _undecodable(resource, item, e) from None
 

@@ -31,11 +31,12 @@ from typing import Any, ClassVar
 
 from dractl.errors import UsageError, bounded, bounded_all
 from dractl.inventory.core import Inventory, PoolGroup
-from dractl.inventory.health import HEALTHY, device_health
+from dractl.inventory.health import HEALTHY, device_health_states
 from dractl.inventory.labels import LabelSelector
 from dractl.inventory.report import envelope
 from dractl.io.world import World
 from dractl.matcher import pools as pool_mod
+from dractl.matcher.selection import SelectorFailure
 from dractl.model import objects as o
 from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
@@ -269,7 +270,7 @@ def availability(world: World, opts: AvailabilityOptions) -> AvailabilityReport:
     nodes = inv.selected_nodes(opts.node, opts.selector)
     selected = frozenset(nodes)  # "is the pool's node selected": 5,000 pools × 5,000 nodes as a list
     membership = _ClassMembership(inv, world.device_classes)
-    health = {dev: h for dev, (h, _) in device_health(inv).items()}
+    health = device_health_states(inv)
     pools = [
         p
         for g in inv.pool_groups()
@@ -313,12 +314,14 @@ class _ClassMembership:
         self.warnings: list[str] = []
 
     def of(self, device: o.Device) -> tuple[str, ...]:
-        from dractl.matcher.selection import SelectorFailure
-
         out = []
+        matches = self.inv.allocator.selectors.matches
         for cls in self.classes:
             try:
-                if all(self.inv.allocator.selectors.matches(e, device) for e in cls.selectors):
+                for e in cls.selectors:
+                    if not matches(e, device):
+                        break
+                else:
                     out.append(cls.meta.name)
             except SelectorFailure as fail:
                 msg = f"class {cls.meta.name}: selector fails on device {device.id}: {fail.message}"
@@ -357,7 +360,7 @@ def _pool(
     ok = status == "ok"
     not_ok_state = f"pool-{status}" if status != "unreachable" else "unreachable"
     taints_of, blocked_by, allocated_ids = inv.taints_of, inv.blocked, inv.is_allocated
-    claims_of, classes_of = inv.claims_of_device, membership.of
+    claims_of, classes_of, health_of = inv.claims_of_device, membership.of, health.get
     for sl in group.slices:
         prefix = f"{sl.driver}/{sl.pool.name}/"
         reachable = id(sl) in usable
@@ -385,9 +388,10 @@ def _pool(
                     allocated,
                     tuple(t.describe() for t in taints) if taints else (),
                     frozenset(t.taint.effect for t in taints) if taints else _NO_EFFECTS,
-                    health.get(device_id),
-                    _capacity(inv, d, device_id),
-                    tuple(sorted({c.meta.key for c, _ in holders})) if holders else (),
+                    health_of(device_id),
+                    # only multi-allocatable devices report capacity (most devices are not)
+                    _capacity(inv, d, device_id) if d.allow_multiple_allocations is True else (),
+                    _holders(holders) if holders else (),
                 )
             )
     counts = _counts(devices)
@@ -408,6 +412,13 @@ def _pool(
         tuple(devices),
         tuple(reach),
     )
+
+
+def _holders(holders: list[tuple[o.ResourceClaim, o.DeviceRequestAllocationResult]]) -> tuple[str, ...]:
+    """The claims holding a device, sorted, once each (usually one)."""
+    if len(holders) == 1:
+        return (holders[0][0].meta.key,)
+    return tuple(sorted({c.meta.key for c, _ in holders}))
 
 
 def _status(group: PoolGroup, pool: pool_mod.Pool | None) -> tuple[str, str]:

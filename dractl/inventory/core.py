@@ -25,6 +25,7 @@ from dractl.matcher import free as free_mod
 from dractl.matcher import pools as pool_mod
 from dractl.matcher.taints import EffectiveTaint, tolerates
 from dractl.model import objects as o
+from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
 
 TERMINAL_PHASES = ("Succeeded", "Failed")
@@ -89,10 +90,7 @@ class Inventory:
         for claim in world.claims:
             for res in claim.allocation.results if claim.allocation else ():
                 self._claims_of_device.setdefault(res.device_id, []).append((claim, res))
-        self._pods_of_claim: dict[tuple[str, str], list[o.Pod]] = {}
-        for pod in world.pods:
-            for name in pod_claim_names(pod):
-                self._pods_of_claim.setdefault((pod.meta.namespace, name), []).append(pod)
+        self._pods_of_claim: dict[tuple[str, str], list[o.Pod]] | None = None  # made when first asked
 
     def gate_warnings(self) -> list[str]:
         """What the release's gates make the allocator ignore in this world (said once per view)."""
@@ -244,6 +242,11 @@ class Inventory:
                 pod = self.world.pod(ns, ref.name)
                 if pod is not None and pod not in out:
                     out.append(pod)
+        if self._pods_of_claim is None:
+            self._pods_of_claim = {}
+            for pod in self.world.pods:
+                for name in pod_claim_names(pod):
+                    self._pods_of_claim.setdefault((pod.meta.namespace, name), []).append(pod)
         for pod in self._pods_of_claim.get((ns, claim.meta.name), []):
             if pod not in out:
                 out.append(pod)
@@ -282,24 +285,36 @@ class HealthReport:
     health: str  # Healthy, Unhealthy, Unknown
 
 
+_HealthReport = fast_init(HealthReport)  # the same objects, without a setattr per field
+
+
 def pod_health_reports(pod: o.Pod) -> list[HealthReport]:
     """The ``allocatedResourcesStatus`` entries of every container of a pod that name a DRA
     claim (``claim:…``), in container order.  Malformed entries are skipped."""
     status = _m(pod.raw.get("status"))
-    out = []
-    for key in ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses"):
-        for cs in _l(status.get(key)):
-            container = str(_m(cs).get("name", ""))
-            for entry in _l(_m(cs).get("allocatedResourcesStatus")):
-                name = _m(entry).get("name")
+    out: list[HealthReport] = []
+    key = None
+    for field in _STATUS_LISTS:
+        for cs in _l(status.get(field)):
+            cs = _m(cs)
+            entries = cs.get("allocatedResourcesStatus")
+            if not entries:  # most containers report none
+                continue
+            container = str(cs.get("name", ""))
+            for entry in _l(entries):
+                entry = _m(entry)
+                name = entry.get("name")
                 if not isinstance(name, str) or not name.startswith("claim:"):
                     continue
-                for res in _l(_m(entry).get("resources")):
-                    rid, health = _m(res).get("resourceID"), _m(res).get("health")
+                for res in _l(entry.get("resources")):
+                    res = _m(res)
+                    rid, health = res.get("resourceID"), res.get("health")
                     if isinstance(rid, str) and rid.count("/") >= 2:
+                        if key is None:
+                            key = pod.meta.key
                         out.append(
-                            HealthReport(
-                                pod.meta.key,
+                            _HealthReport(
+                                key,
                                 container,
                                 name,
                                 rid,
@@ -307,6 +322,9 @@ def pod_health_reports(pod: o.Pod) -> list[HealthReport]:
                             )
                         )
     return out
+
+
+_STATUS_LISTS = ("initContainerStatuses", "containerStatuses", "ephemeralContainerStatuses")
 
 
 def result_tolerates(result: o.DeviceRequestAllocationResult, taint: o.DeviceTaint) -> bool:

@@ -55,19 +55,20 @@ def blocked(
     state = a.state
     if device_id in state.devices:
         return "in-use"
-    if device.binding_conditions and not a.features.device_binding_and_status:
+    features = a.features
+    if device.binding_conditions and not features.device_binding_and_status:
         return "binding-conditions-disabled"
-    if a.features.consumable_capacity and not cap_mod.fits(
+    if features.consumable_capacity and not cap_mod.fits(
         state.committed_capacity.get(device_id) or None, None, device.capacity, None
     ):
         return "capacity-insufficient"
     if device.consumes_counters:
-        if not a.features.partitionable_devices:
+        if not features.partitionable_devices:
             return "feature-disabled"
         multi = multi_allocatable(a, device)
         if not (multi and device_id in state.committed_capacity) and not _counters_fit(device, left):
             return "counters-exhausted"
-    if any(t.taint.effect in BLOCKING_EFFECTS for t in taints):
+    if taints and any(t.taint.effect in BLOCKING_EFFECTS for t in taints):
         return "tainted"
     return None
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
@@ -87,63 +87,68 @@ def _caps(device: Device) -> tuple[tuple[str, int, int, str], ...]:
     )
 
 
-def read_print(
-    device: Device, reads: DeviceReads, hide_multi: bool = False, base: Hashable | None = None
-) -> Hashable:
-    """What an expression that reads only ``reads`` of the device (see
-    :func:`dractl.cel.program.device_reads`) can observe: equal prints, equal results.
-    Always in: the driver (short attribute names resolve against it) and what decides whether
-    the device converts for CEL at all (unknown attributes, version attributes): ``base``,
-    :func:`convert_print` of the device when the caller has it."""
-    try:
-        parts: list[Hashable] = [reads, convert_print(device) if base is None else base]
-        for r in sorted(reads) if len(reads) > 1 else reads:
-            if r == ("allowMultipleAllocations",):
-                parts.append(None if hide_multi else device.allow_multiple_allocations)
-            elif r == ("attributes",):
-                parts.append(_attrs(device))
-            elif r == ("capacity",):
-                parts.append(_caps(device))
-            elif len(r) == 3 and r[0] == "attributes":
-                a = _entry(device.attributes, r[1], r[2], device.driver)
-                parts.append(a if a is None or isinstance(a, tuple) else (a.kind, a.value))
-            elif len(r) == 3 and r[0] == "capacity":
-                c = _entry(device.capacity, r[1], r[2], device.driver)
-                parts.append(
-                    c
-                    if c is None or isinstance(c, tuple)
-                    else (c.value.unscaled, c.value.scale, c.value.format)
-                )
-        key = tuple(parts)
-        hash(key)
-    except TypeError:  # an odd attribute value: don't share results for this device
-        return ("id", id(device))
-    return key
+# One step of a read plan: what one read of an expression (see
+# :func:`dractl.cel.program.device_reads`) observes of a device.  An expression that reads only
+# those can observe of a device what the steps observe, plus the driver (short attribute names
+# resolve against it) and whether the device converts for CEL at all (:func:`convert_print`):
+# equal prints, equal results.
+_ATTR, _CAP, _MULTI, _ATTRS, _CAPS = range(5)  # one entry first: the usual reads
+_Plan = tuple[tuple[Any, ...], ...]
 
 
-def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V | tuple[Any, ...] | None:
-    """What CEL sees under ``domain``/``name`` of an attributes or capacity map: the one entry
-    (qualified ``domain/name``, or ``name`` when the domain is the driver's), None when there is
-    none; when both spellings are present the conversion keeps the later one, so the print is
-    every entry in order."""
-    qualified = items.get(f"{domain}/{name}")
-    short = items.get(name) if domain == driver else None
-    if qualified is not None and short is not None:
-        return tuple((k, repr(v)) for k, v in items.items() if k in (f"{domain}/{name}", name))
-    return qualified if qualified is not None else short
+def _plan(reads: DeviceReads) -> _Plan:
+    """``reads`` as steps for :func:`_read_values`, in a fixed order (the driver is in every
+    print's base, so it has no step)."""
+    steps: list[tuple[Any, ...]] = []
+    for r in sorted(reads):
+        if r == ("allowMultipleAllocations",):
+            steps.append((_MULTI,))
+        elif r == ("attributes",):
+            steps.append((_ATTRS,))
+        elif r == ("capacity",):
+            steps.append((_CAPS,))
+        elif len(r) == 3 and r[0] in ("attributes", "capacity"):
+            steps.append((_ATTR if r[0] == "attributes" else _CAP, r[1], r[2], f"{r[1]}/{r[2]}"))
+    return tuple(steps)
+
+
+def _read_values(device: Device, plan: _Plan, hide_multi: bool) -> list[Hashable]:
+    """What each step of ``plan`` observes of ``device`` (a list: the caller makes the key)."""
+    out: list[Hashable] = []
+    for step in plan:
+        op = step[0]
+        if op <= _CAP:  # _ATTR or _CAP
+            items: Mapping[str, Any] = device.attributes if op == _ATTR else device.capacity
+            qualified = items.get(step[3])
+            short = items.get(step[2]) if step[1] == device.driver else None
+            if qualified is not None and short is not None:  # both spellings: every entry, in order
+                out.append(tuple((k, repr(v)) for k, v in items.items() if k in (step[3], step[2])))
+                continue
+            v = qualified if qualified is not None else short
+            if v is None:
+                out.append(None)
+            elif op == _ATTR:
+                out.append((v.kind, v.value))
+            else:
+                q = v.value
+                out.append((q.unscaled, q.scale, q.format))
+        elif op == _MULTI:
+            out.append(None if hide_multi else device.allow_multiple_allocations)
+        elif op == _ATTRS:
+            out.append(_attrs(device))
+        else:
+            out.append(_caps(device))
+    return out
+
+
+_VERSION_KINDS = frozenset({"version", "versions"})
 
 
 def convert_print(device: Device) -> Hashable:
     """The driver, and what decides whether the device converts for CEL at all (unknown
     attributes, version attributes): part of every print."""
-    versions: list[tuple[str, Any]] | None = None
-    for k, a in device.attributes.items():  # a loop, not a generator: once per device, hot
-        kind = a.kind
-        if kind == "version" or kind == "versions":
-            if versions is None:
-                versions = []
-            versions.append((k, a.value))
-    return (device.driver, device.unknown_attributes, tuple(versions) if versions else ())
+    versions = [(k, a.value) for k, a in device.attributes.items() if a.kind in _VERSION_KINDS]
+    return (device.driver, device.unknown_attributes, tuple(versions))
 
 
 def split_name(name: str, driver: str) -> tuple[str, str]:
@@ -151,10 +156,6 @@ def split_name(name: str, driver: str) -> tuple[str, str]:
     domain), as the CEL conversion of a device splits them."""
     domain, sep, ident = name.partition("/")
     return (domain, ident) if sep else (driver, name)
-
-
-_V = TypeVar("_V")
-_DRIVER_ONLY = frozenset({("driver",)})
 
 
 class SelectorCache:
@@ -172,13 +173,15 @@ class SelectorCache:
         self._results: dict[tuple[str, int], bool | str] = {}
         self._prints: dict[tuple[int, bool, int], tuple[Device, int, Device]] = {}
         self._print_ids: dict[Hashable, int] = {}  # print -> small int (cheap cache keys)
-        self._bases: dict[int, tuple[Device, Hashable]] = {}  # id(device) -> its convert_print
-        # expression -> (id of its reads, its reads; None: the whole device)
-        self._reads: dict[str, tuple[int, DeviceReads | None]] = {}
+        # id(device) -> (device, the small int of its convert_print): shared by every expression
+        self._bases: dict[int, tuple[Device, int | None]] = {}
+        self._base_ids: dict[Hashable, int] = {}
+        # expression -> (id of its reads, its reads (None: the whole device), their read plan)
+        self._reads: dict[str, tuple[int, DeviceReads | None, _Plan]] = {}
         self._read_ids: dict[DeviceReads | None, int] = {}
         self.evaluations = 0
 
-    def _reads_of(self, expression: str) -> tuple[int, DeviceReads | None]:
+    def _reads_of(self, expression: str) -> tuple[int, DeviceReads | None, _Plan]:
         hit = self._reads.get(expression)
         if hit is None:
             try:
@@ -186,13 +189,16 @@ class SelectorCache:
             except CelCompileError as err:  # not remembered: every call reports it
                 raise SelectorFailure(err.message, compile_error=True) from None
             reads = program.device_reads
-            hit = self._reads[expression] = (self._read_ids.setdefault(reads, len(self._read_ids)), reads)
+            read_id = self._read_ids.setdefault(reads, len(self._read_ids))
+            hit = self._reads[expression] = (read_id, reads, () if reads is None else _plan(reads))
         return hit
 
     def _print(
-        self, device: Device, hide: bool, read_id: int, reads: DeviceReads | None
+        self, device: Device, hide: bool, read_id: int, reads: DeviceReads | None, plan: _Plan
     ) -> tuple[int, Device]:
-        """(print id, the device as CEL sees it)."""
+        """(print id, the device as CEL sees it).  The print of an expression that reads only
+        ``reads``: its read id, the id of the device's :func:`convert_print` and what each read
+        observes (:func:`read_print`, with small ints for the parts every device has)."""
         hit = self._prints.get((id(device), hide, read_id))
         if hit is not None and hit[0] is device:
             return hit[1], hit[2]
@@ -201,15 +207,14 @@ class SelectorCache:
         else:
             known = self._bases.get(id(device))  # shared by every expression on the device
             if known is None or known[0] is not device:
-                known = self._bases[id(device)] = (device, convert_print(device))
-            if reads == _DRIVER_ONLY:
-                try:
-                    key = (reads, known[1])
-                    hash(key)
-                except TypeError:
-                    key = ("id", id(device))
-            else:
-                key = read_print(device, reads, hide, known[1])
+                known = self._bases[id(device)] = (device, self._base_id(device))
+            try:
+                if known[1] is None:
+                    raise TypeError
+                key = (read_id, known[1], *_read_values(device, plan, hide)) if plan else (read_id, known[1])
+                hash(key)
+            except TypeError:  # an odd attribute value: don't share results for this device
+                key = ("id", id(device))
         fp = self._print_ids.setdefault(key, len(self._print_ids))
         seen = (
             replace(device, allow_multiple_allocations=None)
@@ -219,10 +224,20 @@ class SelectorCache:
         self._prints[(id(device), hide, read_id)] = (device, fp, seen)
         return fp, seen
 
+    def _base_id(self, device: Device) -> int | None:
+        """The small int of the device's :func:`convert_print`; None when that is not hashable
+        (an odd version value: then no result is shared for the device)."""
+        try:
+            return self._base_ids.setdefault(convert_print(device), len(self._base_ids))
+        except TypeError:
+            return None
+
     def matches(self, expression: str, device: Device, *, hide_multi: bool | None = None) -> bool:
         """Evaluate (or recall) ``expression`` on ``device``; raises SelectorFailure."""
-        read_id, reads = self._reads_of(expression)
-        fp, seen = self._print(device, self.hide_multi if hide_multi is None else hide_multi, read_id, reads)
+        read_id, reads, plan = self._reads_of(expression)
+        fp, seen = self._print(
+            device, self.hide_multi if hide_multi is None else hide_multi, read_id, reads, plan
+        )
         key = (expression, fp)
         result = self._results.get(key)
         if result is None:
@@ -242,12 +257,12 @@ class SelectorCache:
         for i, expression in enumerate(expressions):
             try:
                 hit = reads_of.get(expression)
-                read_id, reads = hit if hit is not None else self._reads_of(expression)
+                read_id, reads, plan = hit if hit is not None else self._reads_of(expression)
                 known = prints.get((did, hide, read_id))
                 if known is not None and known[0] is device:
                     fp, seen = known[1], known[2]
                 else:
-                    fp, seen = self._print(device, hide, read_id, reads)
+                    fp, seen = self._print(device, hide, read_id, reads, plan)
                 key = (expression, fp)
                 result = results.get(key)
                 if result is None:

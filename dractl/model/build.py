@@ -99,14 +99,15 @@ def meta(raw: Any) -> o.ObjectMeta:
     if len(m) == 1 and type(m.get("name")) is str:  # ``{name: x}``: the other fields are defaults
         return _ObjectMeta(name=m["name"])
     get = m.get
-    owners = get("ownerReferences")
+    owners, labels, annotations = get("ownerReferences"), get("labels"), get("annotations")
+    name, namespace, uid = get("name"), get("namespace"), get("uid")
     return _ObjectMeta(
-        _s(get("name")),
-        _s(get("namespace")),
-        _s(get("uid")),
+        name if type(name) is str else _s(name),  # inline of _s for the usual str
+        namespace if type(namespace) is str else _s(namespace),
+        uid if type(uid) is str else _s(uid),
         _s(get("generateName")),
-        _strmap(get("labels")),
-        _strmap(get("annotations")),
+        _strmap(labels) if labels else {},
+        _strmap(annotations) if annotations else {},
         _i(get("generation")),
         _s(get("resourceVersion")),
         _os(get("creationTimestamp")),
@@ -190,14 +191,15 @@ def _capacity(raw: Any) -> o.DeviceCapacity:
 def _attributes(raw: Any) -> tuple[dict[str, o.AttributeValue], tuple[str, ...]]:
     attrs = {}
     unknown = []
-    cache = _ATTRIBUTES
-    for name, val in _m(raw).items():
-        # inline of attribute()'s interned path for ``{string: "x"}``-shaped values
+    interned = _ATTRIBUTES.get
+    for name, val in (raw if type(raw) is dict else _m(raw)).items():
+        # inline of attribute()'s interned path for ``{string: "x"}``-shaped values: the table
+        # holds only scalar kinds with their value's type, so any other kind misses
         if type(val) is dict and len(val) == 1:
             ((kind, v),) = val.items()
             t = type(v)
-            if kind in _SCALAR_KINDS and t in _INTERNED_TYPES:
-                hit = cache.get((kind, t, v))
+            if t in _INTERNED_TYPES:  # hashable
+                hit = interned((kind, t, v))
                 if hit is not None:
                     attrs[name] = hit
                     continue
@@ -206,7 +208,7 @@ def _attributes(raw: Any) -> tuple[dict[str, o.AttributeValue], tuple[str, ...]]
             attrs[name] = a
         else:
             unknown.append(name)
-    return attrs, tuple(unknown)
+    return attrs, tuple(unknown) if unknown else ()
 
 
 # The fields of the usual device (a GPU with attributes and capacity; a partition that also
@@ -259,18 +261,34 @@ def _consumes_key(raw: Any) -> tuple[Any, ...] | None:
     return tuple(parts)
 
 
+def _capacities(raw: Any) -> dict[str, o.DeviceCapacity]:
+    out = {}
+    shared = _CAPACITIES.get
+    for name, v in _m(raw).items():
+        # inline of _capacity()'s shared path for ``{value: "80Gi"}``
+        if type(v) is dict and len(v) == 1 and type(value := v.get("value")) is str:
+            hit = shared(value)
+            if hit is not None:
+                out[name] = hit
+                continue
+        out[name] = _capacity(v)
+    return out
+
+
 def device(raw: Any, driver: str = "", pool: str = "") -> o.Device:
     m = _m(raw)
     attrs, unknown = _attributes(m.get("attributes"))
-    cap = {name: _capacity(v) for name, v in _m(m.get("capacity")).items()}
+    capacity = m.get("capacity")
+    cap = _capacities(capacity) if capacity else {}
     if m.keys() <= _PARTITION_DEVICE:
-        return _Device(
-            name=_s(m.get("name")),
-            driver=driver,
-            pool=pool,
-            attributes=attrs,
-            capacity=cap,
-            consumes_counters=_consumes(m.get("consumesCounters")),
+        consumes = m.get("consumesCounters")
+        return _Device(  # positional: the fields in order, the others their defaults
+            _s(m.get("name")),
+            driver,
+            pool,
+            attrs,
+            cap,
+            _consumes(consumes) if consumes else (),
             unknown_attributes=unknown,
         )
     return _Device(
@@ -389,8 +407,52 @@ def config(raw: Any) -> o.DeviceConfig:
     )
 
 
+# Claims made from one template have one spec (``requests: [{name: gpu, exactly:
+# {deviceClassName: gpu.nvidia.com}}]`` on 20,000 claims): specs of that plain shape are one
+# shared, read-only object per distinct spec, built once.  Bounded: cleared when full.
+_SPECS: dict[tuple[Any, ...], o.ResourceClaimSpec] = {}
+_REQUESTS_ONLY = frozenset({"requests"})
+_NAME_EXACTLY = frozenset({"name", "exactly"})
+_PLAIN_EXACT = frozenset({"deviceClassName", "allocationMode", "count"})
+
+
+def _plain_spec_key(devices: Raw) -> tuple[Any, ...] | None:
+    """Everything the builder reads of a spec whose requests are all ``exactly`` with only a
+    class name, an allocation mode and a count (strings and an int, as the API has them); None
+    for any other spec."""
+    requests = devices.get("requests")
+    if devices.keys() != _REQUESTS_ONLY or type(requests) is not list:
+        return None
+    key: list[Any] = []
+    for r in requests:
+        if type(r) is not dict or r.keys() != _NAME_EXACTLY:
+            return None
+        name, e = r["name"], r["exactly"]
+        if type(name) is not str or type(e) is not dict or not e.keys() <= _PLAIN_EXACT:
+            return None
+        cls, mode, count = e.get("deviceClassName"), e.get("allocationMode"), e.get("count")
+        if (
+            type(cls) is not str
+            or (mode is not None and type(mode) is not str)
+            or (count is not None and type(count) is not int)
+        ):
+            return None
+        key += (name, cls, mode, count)
+    return tuple(key)
+
+
 def claim_spec(raw: Any) -> o.ResourceClaimSpec:
     devices = _m(_m(raw).get("devices"))
+    key = _plain_spec_key(devices) if type(devices) is dict else None
+    if key is not None:
+        hit = _SPECS.get(key)
+        if hit is None:
+            hit = remember(_SPECS, key, _claim_spec(devices), _INTERN_MAX)
+        return hit
+    return _claim_spec(devices)
+
+
+def _claim_spec(devices: Raw) -> o.ResourceClaimSpec:
     constraints, configs = devices.get("constraints"), devices.get("config")
     return _ResourceClaimSpec(
         tuple(request(r) for r in _l(devices.get("requests"))),
@@ -450,23 +512,22 @@ def allocation(raw: Any) -> o.AllocationResult | None:
     )
 
 
+def _consumer(raw: Any) -> o.ResourceClaimConsumerReference:
+    m = _m(raw)
+    return _ResourceClaimConsumerReference(
+        _s(m.get("resource")), _s(m.get("name")), _s(m.get("uid")), _s(m.get("apiGroup"))
+    )
+
+
 def resource_claim(raw: Raw, origin: o.Origin | None = None, keep_raw: bool = True) -> o.ResourceClaim:
     """``keep_raw`` False: ``raw`` is not kept (a reader that lets the JSON go)."""
     status = _m(raw.get("status"))
-    statuses = status.get("devices")
+    statuses, refs = status.get("devices"), status.get("reservedFor")
     return _ResourceClaim(
         meta=meta(raw.get("metadata")),
         spec=claim_spec(raw.get("spec")),
         allocation=allocation(status.get("allocation")),
-        reserved_for=tuple(
-            _ResourceClaimConsumerReference(
-                _s(_m(r).get("resource")),
-                _s(_m(r).get("name")),
-                _s(_m(r).get("uid")),
-                _s(_m(r).get("apiGroup")),
-            )
-            for r in _l(status.get("reservedFor"))
-        ),
+        reserved_for=tuple([_consumer(r) for r in refs]) if refs and type(refs) is list else (),
         device_statuses=tuple(x for x in _l(statuses) if isinstance(x, Mapping)) if statuses else (),
         api_version=_s(raw.get("apiVersion")),
         origin=origin,
@@ -563,26 +624,54 @@ def pod(raw: Raw, origin: o.Origin | None = None) -> o.Pod:
         affinity=aff if isinstance(aff, Mapping) else None,
         tolerations=tuple(t for t in _l(spec.get("tolerations")) if isinstance(t, Mapping)),
         scheduler_name=_os(spec.get("schedulerName")),
-        resource_claims=tuple(
-            _PodResourceClaim(
-                _s(_m(c).get("name")),
-                _os(_m(c).get("resourceClaimName")),
-                _os(_m(c).get("resourceClaimTemplateName")),
-            )
-            for c in _l(spec.get("resourceClaims"))
-        ),
+        resource_claims=_pod_claims(spec),
         containers=tuple(
             [_container(c, True) for c in _l(spec.get("initContainers"))]
             + [_container(c, False) for c in _l(spec.get("containers"))]
         ),
-        claim_statuses={
-            _s(_m(c).get("name")): _os(_m(c).get("resourceClaimName"))
-            for c in _l(status.get("resourceClaimStatuses"))
-        },
+        claim_statuses=_claim_statuses(status),
         extended_resource_claim_status=ext if isinstance(ext, Mapping) else None,
         api_version=_s(raw.get("apiVersion")),
         origin=origin,
         raw=raw,
+    )
+
+
+def _pod_claims(spec: Raw) -> tuple[o.PodResourceClaim, ...]:
+    return tuple(
+        _PodResourceClaim(
+            _s(_m(c).get("name")),
+            _os(_m(c).get("resourceClaimName")),
+            _os(_m(c).get("resourceClaimTemplateName")),
+        )
+        for c in _l(spec.get("resourceClaims"))
+    )
+
+
+def _claim_statuses(status: Raw) -> dict[str, str | None]:
+    return {
+        _s(_m(c).get("name")): _os(_m(c).get("resourceClaimName"))
+        for c in _l(status.get("resourceClaimStatuses"))
+    }
+
+
+def lean_pod(raw: Raw, origin: o.Origin | None = None) -> o.Pod:
+    """The Pod as the inventory views read it (a lean read's, see ``ClusterSource``): what
+    :func:`pod` builds of its name and namespace, node, resource claims and claim statuses, and
+    ``raw`` holding only its ``status`` (its phase and container statuses are read from there);
+    every other field is left at its default.  At 20,000 pods the rest (labels, containers,
+    tolerations, the whole JSON kept) is most of the Pods' time and memory."""
+    spec = _m(raw.get("spec"))
+    status = _m(raw.get("status"))
+    m = _m(raw.get("metadata"))
+    return _Pod(
+        meta=_ObjectMeta(name=_s(m.get("name")), namespace=_s(m.get("namespace"))),
+        node_name=_os(spec.get("nodeName")),
+        resource_claims=_pod_claims(spec),
+        claim_statuses=_claim_statuses(status),
+        api_version=_s(raw.get("apiVersion")),
+        origin=origin,
+        raw={"status": raw["status"]} if "status" in raw else {},
     )
 
 

@@ -15,6 +15,7 @@ from dractl.cluster.options import ClusterOptions
 from dractl.cluster.source import ClusterSource
 from dractl.errors import EXIT_CLUSTER, ClusterError
 from dractl.io.sources import FileSource
+from dractl.model import objects as o
 
 
 def _source(kubeconfig: Path, **kw: object) -> ClusterSource:
@@ -194,11 +195,25 @@ def test_a_lean_read_builds_the_same_slices_page_by_page_without_their_json(
         assert [dataclasses.asdict(x) for x in getattr(lean, f)] == [dataclasses.asdict(x) for x in objects]
         # origins count across pages and across both lists of a --node read, as a full read's do
         assert [x.origin for x in getattr(lean, f)] == [x.origin for x in getattr(full, f)]
-    assert comparable(lean) == comparable(dataclasses.replace(full, **bare))
-    # the same Pods were read (the claims name them before their JSON goes); Pods keep theirs
-    # (health), and load_raw (snapshot, --watch) is untouched by lean
+    assert comparable(dataclasses.replace(lean, pods=())) == comparable(
+        dataclasses.replace(full, **bare, pods=())
+    )
+    # the same Pods were read (the claims name them before their JSON goes), with what the views
+    # read of them (identity, node, claims, claim statuses, status: health) and nothing else;
+    # load_raw (snapshot, --watch) is untouched by lean
     assert [p.meta.key for p in lean.pods] == [p.meta.key for p in full.pods] and lean.pods
-    assert all(p.raw for p in lean.pods)
+    for got, want in zip(lean.pods, full.pods, strict=True):
+        assert got.raw == {k: v for k, v in want.raw.items() if k == "status"} and got.meta == o.ObjectMeta(
+            want.meta.name, want.meta.namespace
+        )
+        assert (got.node_name, got.resource_claims, got.claim_statuses, got.origin) == (
+            want.node_name,
+            want.resource_claims,
+            want.claim_statuses,
+            want.origin,
+        )
+        assert (got.tolerations, got.containers, got.meta.labels) == ((), (), {})
+    assert any(p.containers for p in full.pods)
     again = lean_source.load_raw().objects
     assert all(isinstance(x, dict) for x in [*again["ResourceSlice"], *again["ResourceClaim"]])
 

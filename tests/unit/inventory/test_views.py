@@ -9,7 +9,8 @@ from inventory_builders import DRIVER, claim, dev, device_class, node, pod, slic
 
 from dractl.errors import UsageError
 from dractl.inventory.claims import ClaimsOptions, claims
-from dractl.inventory.health import HealthOptions, health
+from dractl.inventory.core import Inventory
+from dractl.inventory.health import HealthOptions, device_health, device_health_states, health
 from dractl.inventory.labels import parse_selector
 from dractl.inventory.taints import TaintsOptions, taints
 from dractl.model.features import Features
@@ -127,6 +128,10 @@ def test_health_combines_pod_status_taints_and_conditions() -> None:
     assert (r.summary.unhealthy, r.summary.unknown, r.summary.affected_pods) == (2, 1, 1)
     only_bad = health(w, HealthOptions(F37, unhealthy_only=True))
     assert [i.device.rsplit("/", 1)[1] for i in only_bad.items] == ["b", "c", "d"]
+    # availability's health column: the same answers, without the signals
+    inv = Inventory(w, F37)
+    assert device_health_states(inv) == {dev: h for dev, (h, _) in device_health(inv).items()}
+    assert set(device_health_states(inv)) == {f"{DRIVER}/n1/{x}" for x in "abcd"}
 
 
 def test_health_values_outside_the_api_count_as_unknown() -> None:

@@ -217,3 +217,30 @@ def test_metadata_decodes_field_by_field(raw: dict[str, Any]) -> None:
     )
     assert m.generation == (generation if type(generation) is int else 0)
     assert m.uid == "" and m.creation_timestamp is None
+
+
+EXACTLY = st.fixed_dictionaries(
+    {},
+    optional={"deviceClassName": STRINGISH, "allocationMode": STRINGISH, "count": STRINGISH},
+)
+PLAIN_REQUEST = st.fixed_dictionaries({"name": STRINGISH, "exactly": st.one_of(EXACTLY, STRINGISH)})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PLAIN_REQUEST, max_size=3))
+def test_plain_claim_specs_are_shared_and_decode_as_the_general_path_does(requests: list[Any]) -> None:
+    raw = {"devices": {"requests": requests}}
+    general = b._claim_spec(raw["devices"])  # never shared
+    got = b.claim_spec(raw)
+    assert got == general
+    b._SPECS.clear()
+    assert b.claim_spec(raw) == general  # cold cache: the same
+    if b._plain_spec_key(raw["devices"]) is not None:
+        assert b.claim_spec({"devices": {"requests": [dict(r) for r in requests]}}) is b.claim_spec(raw)
+    # the key tells True from 1 (a bool count is no count: the general path reads it as absent)
+    plain = {"name": "r", "exactly": {"deviceClassName": "c", "count": 1}}
+    assert b._plain_spec_key({"requests": [plain]}) == ("r", "c", None, 1)
+    assert (
+        b._plain_spec_key({"requests": [{**plain, "exactly": {"deviceClassName": "c", "count": True}}]})
+        is None
+    )
