@@ -251,6 +251,10 @@ class _State:
             self.committed_capacity: dict[str, dict[str, Fraction]] = {}
             self.allocated_ids: frozenset[str] | set[str] = allocated.devices
             return
+        if not allocated.capacity and not allocated.shares:  # exclusive allocations only
+            self.committed_capacity = {}
+            self.allocated_ids = allocated.devices  # commit() copies it before adding
+            return
         self.committed_capacity = {
             dev: {k: q.value for k, q in caps.items()} for dev, caps in allocated.capacity.items()
         }
@@ -279,7 +283,7 @@ class _State:
             if self.allocated_ids:
                 left = counters.Left(counters.available(pool, self.allocated_ids.__contains__))
             else:  # nothing allocated anywhere: the totals (what available() gives, without its walk)
-                left = counters.Left(pool.counter_sets)
+                left = counters.Left.totals(pool)
             hit = self.counters_left[pool.name] = _Counters(pool, left)
         return hit.left
 

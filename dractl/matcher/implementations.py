@@ -70,7 +70,8 @@ def choose(features: Features, requested: str = "auto") -> Implementation:
     else ``requested`` itself; raises UnsupportedFeatures (or ValueError for an
     unknown name)."""
     if requested == "auto":
-        found = supporting(features)
+        enabled = enabled_allocator_features(features)  # once, not per implementation
+        found = tuple(i for i in IMPLEMENTATIONS if enabled <= SUPPORTED[i])
         if not found:  # cannot happen with today's three, kept for a future feature
             raise UnsupportedFeatures(f"no allocator implementation supports {_names(features)}")
         return found[0]
