@@ -8,6 +8,7 @@ tries combinations (not permutations) of devices within one request.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 
 from dractl.matcher.pools import Pool
 from dractl.matcher.taints import EffectiveTaint
@@ -27,15 +28,15 @@ class Candidate:
         pool: Pool,
         taints: tuple[EffectiveTaint, ...],
         allow_multi: bool,
-        device_id: str = "",
-        per_device: bool | None = None,
+        device_id: str,
+        per_device: bool,
     ) -> None:
         self.idx = idx
         self.device = device
         self.slice = slice_
         self.pool = pool
-        self.id = device_id or f"{pool.driver}/{pool.name}/{device.name}"
-        self.per_device = bool(slice_.per_device_node_selection) if per_device is None else per_device
+        self.id = device_id  # driver/pool/device
+        self.per_device = per_device  # the slice has perDeviceNodeSelection
         self.taints = taints
         self.allow_multi = allow_multi
         # no capacity of the device has a request policy (the common case: capacity checks
@@ -66,12 +67,25 @@ def of_pool(
     idx = start
     for s in pool.slices:
         per_device = bool(s.per_device_node_selection)
-        for d in s.devices:
+        devices = s.devices
+        if not rules and not (multi_allowed and any(map(_multi, devices))) and not any(map(_taints, devices)):
+            # the common slice: no taints, nothing multi-allocatable (one pass, no per-device tests)
+            out += [
+                Candidate(i, d, s, pool, (), False, prefix + d.name, per_device)
+                for i, d in enumerate(devices, idx)
+            ]
+            idx += len(devices)
+            continue
+        for d in devices:
             multi = multi_allowed and d.allow_multiple_allocations is True
             taints = taints_of(d) if rules or d.taints else ()
             append(Candidate(idx, d, s, pool, taints, multi, prefix + d.name, per_device))
             idx += 1
     return out
+
+
+_multi = attrgetter("allow_multiple_allocations")
+_taints = attrgetter("taints")
 
 
 def flatten(

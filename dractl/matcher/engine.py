@@ -25,6 +25,7 @@ import sys
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from dractl.matcher import candidates as cand_mod
@@ -547,26 +548,26 @@ class _Run:
 
     def _selectable(self, req: Req, cand: Candidate) -> Verdict:
         cls = req.device_class
-        first_false = self.a.selectors.first_false
-        device = cand.device
-        if cls.selectors:
+        # the class's selectors, then the request's, in one call
+        n = len(cls.selectors)
+        both = cls.selectors + req.selectors if req.selectors else cls.selectors
+        if both:
             try:
-                i = first_false(cls.selectors, device)
+                i = self.a.selectors.first_false(both, cand.device)
             except SelectorFailureAt as at:
-                expr = cls.selectors[at.index]
-                raise self._failed(at.failure, expr, at.index, req, cand, f"class {cls.meta.name}") from None
+                if at.index < n:
+                    expr = cls.selectors[at.index]
+                    raise self._failed(
+                        at.failure, expr, at.index, req, cand, f"class {cls.meta.name}"
+                    ) from None
+                j = at.index - n
+                raise self._failed(
+                    at.failure, req.selectors[j], j, req, cand, f"claim {claim_ref(req.claim)}"
+                ) from None
+            if i >= n:
+                return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i - n}: {req.selectors[i - n]}"
             if i >= 0:
                 return Reason.CLASS_SELECTOR_FALSE, f"class {cls.meta.name} selector #{i}: {cls.selectors[i]}"
-        if req.selectors:
-            try:
-                i = first_false(req.selectors, device)
-            except SelectorFailureAt as at:
-                expr = req.selectors[at.index]
-                raise self._failed(
-                    at.failure, expr, at.index, req, cand, f"claim {claim_ref(req.claim)}"
-                ) from None
-            if i >= 0:
-                return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i}: {req.selectors[i]}"
         if cand.per_device and not self._node_ok(cand.device):
             return Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}"
         return True
@@ -661,13 +662,16 @@ class _View:
             self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules)
         )
         self.invalid = any(p.invalid for p in self.found)
-        self.any_multi = any(c.allow_multi for c in self.cands)
+        self.any_multi = any(map(_allow_multi, self.cands))
 
     def ids(self) -> frozenset[str]:
         """The ids of every device of the node's pools."""
         if self._ids is None:
             self._ids = frozenset(c.id for group in self.by_pool.values() for c in group)
         return self._ids
+
+
+_allow_multi = attrgetter("allow_multi")
 
 
 def _stack_needed(reqs: list[list[list[Req]]]) -> int:

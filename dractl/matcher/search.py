@@ -118,6 +118,7 @@ class Search:
         # the in-use part of precheck, inline: most candidates a busy node offers stop here
         quick = not req.admin and not placer.rec.enabled
         committed, allocating = placer.committed, placer.allocating
+        selectable, capacity = placer.selectable, placer.f.consumable_capacity
         verdicts = req.selectable
         skips = self.skips if quick else None
         frontier = -1
@@ -132,12 +133,21 @@ class Search:
                     frontier += 1
                     skips[id(verdicts)] = frontier  # type: ignore[index]
                 continue
-            if not placer.precheck(req, cand):
-                if idx == frontier and not cand.device.binding_conditions:
-                    verdict = verdicts.get(idx)
-                    if verdict is not None and verdict is not True:  # its selectors say no
-                        frontier += 1
-                        skips[id(verdicts)] = frontier  # type: ignore[index]
+            if quick:  # precheck without its in-use check (done above) and trace (none)
+                binding = cand.device.binding_conditions
+                verdict = None if binding else verdicts.get(idx)
+                if verdict is None:
+                    verdict = selectable(req, cand)
+                if verdict is True and capacity:
+                    verdict = placer.fits(req, cand)
+                if verdict is not True:
+                    if idx == frontier and not binding:
+                        kept = verdicts.get(idx)
+                        if kept is not None and kept is not True:  # its selectors say no
+                            frontier += 1
+                            skips[id(verdicts)] = frontier  # type: ignore[index]
+                    continue
+            elif not placer.precheck(req, cand):
                 continue
             undo = placer.place(req, cand, must=False)
             if undo is None:
