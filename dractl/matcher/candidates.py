@@ -7,7 +7,8 @@ tries combinations (not permutations) of devices within one request.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Mapping
 from operator import attrgetter
 
 from dractl.matcher.pools import Pool
@@ -105,3 +106,112 @@ def flatten(
         if usable:
             search.extend(cands)
     return search, by_pool
+
+
+class Flat:
+    """A node's candidates in search order (:func:`flatten`'s answer), each made when first
+    asked for.  ``cands[i]`` is the candidate at search position ``i`` or None until
+    :meth:`get` makes it: only devices of plain slices (no taint, nothing multi-allocatable,
+    no DeviceTaintRules) wait; every other candidate, and every candidate of an unusable
+    pool, is made at once, as :func:`flatten` makes them (``taints_of`` is called in the
+    same order).  A search that stops early never makes the rest (a node of 64 partitions
+    asked for one device looks at 8)."""
+
+    __slots__ = ("_by_pool", "_made", "_pools", "_segments", "_starts", "any_multi", "cands")
+
+    def __init__(
+        self,
+        pools: list[Pool],
+        taints_of: Callable[[Device], tuple[EffectiveTaint, ...]],
+        multi_allowed: bool,
+        rules: bool = True,
+    ) -> None:
+        cands: list[Candidate | None] = []
+        segments: list[tuple[int, Pool, ResourceSlice, str, bool]] = []
+        unusable: dict[int, list[Candidate]] = {}  # pool position -> its candidates
+        any_multi = False
+        for i, pool in enumerate(pools):
+            if pool.incomplete or pool.invalid:
+                unusable[i] = of_pool(pool, len(cands), taints_of, multi_allowed, rules)
+                continue
+            prefix = f"{pool.driver}/{pool.name}/"
+            for sl in pool.slices:
+                devices = sl.devices
+                per_device = bool(sl.per_device_node_selection)
+                if (
+                    not rules
+                    and not (multi_allowed and any(map(_multi, devices)))
+                    and not any(map(_taints, devices))
+                ):
+                    segments.append((len(cands), pool, sl, prefix, per_device))
+                    cands += [None] * len(devices)
+                    continue
+                for d in devices:
+                    multi = multi_allowed and d.allow_multiple_allocations is True
+                    any_multi = any_multi or multi
+                    taints = taints_of(d) if rules or d.taints else ()
+                    cands.append(
+                        Candidate(len(cands), d, sl, pool, taints, multi, prefix + d.name, per_device)
+                    )
+        self.cands = cands
+        self.any_multi = any_multi
+        self._pools = (pools, unusable)
+        self._segments = segments
+        self._starts = [seg[0] for seg in segments]
+        self._made = not segments
+        self._by_pool: dict[str, list[Candidate]] | None = None
+
+    def get(self, idx: int) -> Candidate:
+        """The candidate at search position ``idx`` (made now if it was waiting)."""
+        hit = self.cands[idx]
+        if hit is not None:
+            return hit
+        start, pool, sl, prefix, per_device = self._segments[bisect_right(self._starts, idx) - 1]
+        d = sl.devices[idx - start]
+        made = self.cands[idx] = Candidate(idx, d, sl, pool, (), False, prefix + d.name, per_device)
+        return made
+
+    def all(self) -> list[Candidate]:
+        """Every search candidate (the waiting ones made now), in search order."""
+        if not self._made:
+            get = self.get
+            for idx, cand in enumerate(self.cands):
+                if cand is None:
+                    get(idx)
+            self._made = True
+        return self.cands  # type: ignore[return-value]  # no None left
+
+    def by_pool(self) -> dict[str, list[Candidate]]:
+        """Every pool's candidates by pool id, unusable pools included (as :func:`flatten`)."""
+        if self._by_pool is None:
+            search = self.all()
+            pools, unusable = self._pools
+            out: dict[str, list[Candidate]] = {}
+            at = 0
+            for i, pool in enumerate(pools):
+                made = unusable.get(i)
+                if made is None:
+                    n = sum(len(sl.devices) for sl in pool.slices)
+                    made = search[at : at + n]
+                    at += n
+                out[pool.id] = made
+            self._by_pool = out
+        return self._by_pool
+
+
+class ByPool(Mapping[str, list[Candidate]]):
+    """:meth:`Flat.by_pool`, made when first read (only "All" requests read it)."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, flat: Flat) -> None:
+        self._flat = flat
+
+    def __getitem__(self, key: str) -> list[Candidate]:
+        return self._flat.by_pool()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._flat.by_pool())
+
+    def __len__(self) -> int:
+        return len(self._flat.by_pool())

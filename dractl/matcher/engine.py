@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from dractl.matcher import candidates as cand_mod
@@ -417,7 +416,7 @@ class _Run:
 
     def _outcome(self) -> NodeOutcome:
         view = self.view = self.a.view(self.node)
-        found, cands, by_pool = view.found, view.cands, view.by_pool
+        found, flat, by_pool = view.found, view.flat, view.by_pool
         if self.rec.enabled:
             self._note_pools(found)
         if self.a.rule_errors:
@@ -425,12 +424,12 @@ class _Run:
         placer = self._placer(found)
         reqs = self._prepare(found, by_pool, placer)
         pruner = (
-            Pruner.build(reqs, cands, placer, self.f, self.selectable, any_multi=view.any_multi)
+            Pruner.build(reqs, flat.all, placer, self.f, self.selectable, any_multi=view.any_multi)
             if reqs
             else None
         )
         skips = view.skips if self.state is self.a._state and not self.rec.enabled else None
-        self.search = Search(reqs, cands, placer, pruner, self.max_steps, skips)
+        self.search = Search(reqs, flat, placer, pruner, self.max_steps, skips)
         needed, old = _stack_needed(reqs), sys.getrecursionlimit()
         if needed > old:
             sys.setrecursionlimit(needed)
@@ -472,7 +471,7 @@ class _Run:
         )
 
     def _prepare(
-        self, found: list[pools.Pool], by_pool: dict[str, list[Candidate]], placer: Placer
+        self, found: list[pools.Pool], by_pool: Mapping[str, list[Candidate]], placer: Placer
     ) -> list[list[list[Req]]]:
         def selectable(req: Req, cand: Candidate) -> Verdict:  # "All" mode: keep the reasons
             verdict = self.selectable(req, cand)
@@ -625,8 +624,8 @@ class _View:
         "_ids",
         "any_multi",
         "by_pool",
-        "cands",
         "error",
+        "flat",
         "found",
         "invalid",
         "node",
@@ -638,8 +637,8 @@ class _View:
         self.node = node
         self.error: str | None = None
         self.found: list[pools.Pool] = []
-        self.cands: list[Candidate] = []
-        self.by_pool: dict[str, list[Candidate]] = {}
+        self.flat = cand_mod.Flat([], a.taints_of, False)
+        self.by_pool: Mapping[str, list[Candidate]] = {}
         self.invalid = False
         self.any_multi = False
         # (class name, request selectors) -> candidate index -> verdict (errors are never kept)
@@ -658,20 +657,16 @@ class _View:
         except pools.PoolError as err:
             self.error = f"gather pool information: {err}"
             return
-        self.cands, self.by_pool = cand_mod.flatten(
-            self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules)
-        )
+        self.flat = cand_mod.Flat(self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules))
+        self.by_pool = cand_mod.ByPool(self.flat)
         self.invalid = any(p.invalid for p in self.found)
-        self.any_multi = any(map(_allow_multi, self.cands))
+        self.any_multi = self.flat.any_multi
 
     def ids(self) -> frozenset[str]:
         """The ids of every device of the node's pools."""
         if self._ids is None:
             self._ids = frozenset(c.id for group in self.by_pool.values() for c in group)
         return self._ids
-
-
-_allow_multi = attrgetter("allow_multi")
 
 
 def _stack_needed(reqs: list[list[list[Req]]]) -> int:

@@ -191,9 +191,11 @@ def _build(
     if partitionable:
         # one check per distinct consumption list (a fleet's drivers share them; see
         # dractl.model) and per distinct (counter set, counter) it names
-        uses = {id(u): u for u in map(_consumes, devices) if u}
-        named = {use.counter_set for u in uses.values() for use in u}
-        refs = {(use.counter_set, name) for u in uses.values() for use in u for name in use.counters}
+        lists = list(map(_consumes, devices))
+        distinct = dict(zip(map(id, lists), lists, strict=True))
+        distinct.pop(id(()), None)  # devices that consume nothing (any other empty one adds nothing)
+        named = {use.counter_set for u in distinct.values() for use in u}
+        refs = {(use.counter_set, name) for u in distinct.values() for use in u for name in use.counters}
         if not named <= sets.keys() or not all(name in sets[cs] for cs, name in refs):
             bad = next(filter(None, (_bad_use(sets, d) for d in devices)), None)
     problem = duplicate

@@ -1,6 +1,8 @@
 """Selector evaluation for the matcher, with the caches that make it cheap.
 
-Two caches, both owned by whoever creates them (nothing here is module state):
+Two caches, both owned by whoever creates them (the only module state is the bounded table
+of printers, one per set of expression reads: code derived from compiled selectors, holding
+no device and no result):
 
 - a :class:`dractl.cel.cache.CelCache` holds compiled selector programs and the CEL view
   of each device (both bounded).  The Go allocator takes its CEL cache as an argument
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
+from dractl.model.memo import remember
 from dractl.model.objects import Device
 
 if TYPE_CHECKING:
@@ -146,6 +149,19 @@ _Step = Callable[[Device, bool], Hashable]
 
 
 def printer(reads: DeviceReads) -> Printer:
+    """:func:`make_printer`, made once per set of reads (bounded): part of the compiled
+    selector, as its reads are."""
+    hit = _PRINTERS.get(reads)
+    if hit is None:
+        hit = remember(_PRINTERS, reads, make_printer(reads), _PRINTERS_MAX)
+    return hit
+
+
+_PRINTERS: dict[DeviceReads, Printer] = {}
+_PRINTERS_MAX = 4096
+
+
+def make_printer(reads: DeviceReads) -> Printer:
     """``read_print`` for one set of reads, with the work that depends on the reads alone done
     once: ``printer(reads)(device, hide_multi, base) == read_print(device, reads, hide_multi,
     base)`` (raises TypeError where ``read_print`` falls back to the device's id)."""

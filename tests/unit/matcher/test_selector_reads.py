@@ -14,6 +14,7 @@ from dractl.matcher.selection import (
     SelectorFailure,
     SelectorFailureAt,
     convert_print,
+    make_printer,
     printer,
     read_print,
 )
@@ -167,7 +168,8 @@ def test_a_printer_prints_as_read_print(devs: list[Device], hide: bool) -> None:
     }
     for reads in reads_sets:
         assert reads is not None
-        make = printer(reads)
+        make = make_printer(reads)
+        assert printer(reads) is printer(reads)
         for device in devs:
             base = convert_print(device)
             try:
