@@ -48,7 +48,7 @@ class Candidate:
     def has_no_policy(self) -> bool:
         """Whether no capacity of the device has a request policy (computed once)."""
         if self.no_policy is None:
-            self.no_policy = all(c.request_policy is None for c in self.device.capacity.values())
+            self.no_policy = not any(map(_policy, self.device.capacity.values()))
         return self.no_policy
 
 
@@ -86,6 +86,7 @@ def of_pool(
 
 
 _multi = attrgetter("allow_multiple_allocations")
+_policy = attrgetter("request_policy")
 _taints = attrgetter("taints")
 
 
@@ -174,10 +175,13 @@ class Flat:
     def all(self) -> list[Candidate]:
         """Every search candidate (the waiting ones made now), in search order."""
         if not self._made:
-            get = self.get
-            for idx, cand in enumerate(self.cands):
-                if cand is None:
-                    get(idx)
+            cands = self.cands
+            for start, pool, sl, prefix, per_device in self._segments:  # one pass per slice
+                end = start + len(sl.devices)
+                cands[start:end] = [
+                    c or Candidate(i, d, sl, pool, (), False, prefix + d.name, per_device)
+                    for i, d, c in zip(range(start, end), sl.devices, cands[start:end], strict=True)
+                ]
             self._made = True
         return self.cands  # type: ignore[return-value]  # no None left
 
