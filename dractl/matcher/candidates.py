@@ -109,6 +109,9 @@ def flatten(
     return search, by_pool
 
 
+_CHUNK = 8  # candidates Flat.get makes at once
+
+
 class Flat:
     """A node's candidates in search order (:func:`flatten`'s answer), each made when first
     asked for.  ``cands[i]`` is the candidate at search position ``i`` or None until
@@ -168,9 +171,16 @@ class Flat:
         if hit is not None:
             return hit
         start, pool, sl, prefix, per_device = self._segments[bisect_right(self._starts, idx) - 1]
-        d = sl.devices[idx - start]
-        made = self.cands[idx] = Candidate(idx, d, sl, pool, (), False, prefix + d.name, per_device)
-        return made
+        # the next few too, in one comprehension: a scan that goes on asks for them next
+        devices = sl.devices
+        end = min(idx + _CHUNK, start + len(devices))
+        cands = self.cands
+        ahead = devices[idx - start : end - start]
+        cands[idx:end] = [
+            c or Candidate(i, d, sl, pool, (), False, prefix + d.name, per_device)
+            for i, d, c in zip(range(idx, end), ahead, cands[idx:end], strict=True)
+        ]
+        return cands[idx]  # type: ignore[return-value]  # made just now
 
     def all(self) -> list[Candidate]:
         """Every search candidate (the waiting ones made now), in search order."""
