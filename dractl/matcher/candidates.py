@@ -7,7 +7,9 @@ tries combinations (not permutations) of devices within one request.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Mapping
+from operator import attrgetter
 
 from dractl.matcher.pools import Pool
 from dractl.matcher.taints import EffectiveTaint
@@ -27,15 +29,15 @@ class Candidate:
         pool: Pool,
         taints: tuple[EffectiveTaint, ...],
         allow_multi: bool,
-        device_id: str = "",
-        per_device: bool | None = None,
+        device_id: str,
+        per_device: bool,
     ) -> None:
         self.idx = idx
         self.device = device
         self.slice = slice_
         self.pool = pool
-        self.id = device_id or f"{pool.driver}/{pool.name}/{device.name}"
-        self.per_device = bool(slice_.per_device_node_selection) if per_device is None else per_device
+        self.id = device_id  # driver/pool/device
+        self.per_device = per_device  # the slice has perDeviceNodeSelection
         self.taints = taints
         self.allow_multi = allow_multi
         # no capacity of the device has a request policy (the common case: capacity checks
@@ -46,7 +48,7 @@ class Candidate:
     def has_no_policy(self) -> bool:
         """Whether no capacity of the device has a request policy (computed once)."""
         if self.no_policy is None:
-            self.no_policy = all(c.request_policy is None for c in self.device.capacity.values())
+            self.no_policy = not any(map(_policy, self.device.capacity.values()))
         return self.no_policy
 
 
@@ -66,12 +68,26 @@ def of_pool(
     idx = start
     for s in pool.slices:
         per_device = bool(s.per_device_node_selection)
-        for d in s.devices:
+        devices = s.devices
+        if not rules and not (multi_allowed and any(map(_multi, devices))) and not any(map(_taints, devices)):
+            # the common slice: no taints, nothing multi-allocatable (one pass, no per-device tests)
+            out += [
+                Candidate(i, d, s, pool, (), False, prefix + d.name, per_device)
+                for i, d in enumerate(devices, idx)
+            ]
+            idx += len(devices)
+            continue
+        for d in devices:
             multi = multi_allowed and d.allow_multiple_allocations is True
             taints = taints_of(d) if rules or d.taints else ()
             append(Candidate(idx, d, s, pool, taints, multi, prefix + d.name, per_device))
             idx += 1
     return out
+
+
+_multi = attrgetter("allow_multiple_allocations")
+_policy = attrgetter("request_policy")
+_taints = attrgetter("taints")
 
 
 def flatten(
@@ -91,3 +107,125 @@ def flatten(
         if usable:
             search.extend(cands)
     return search, by_pool
+
+
+_CHUNK = 8  # candidates Flat.get makes at once
+
+
+class Flat:
+    """A node's candidates in search order (:func:`flatten`'s answer), each made when first
+    asked for.  ``cands[i]`` is the candidate at search position ``i`` or None until
+    :meth:`get` makes it: only devices of plain slices (no taint, nothing multi-allocatable,
+    no DeviceTaintRules) wait; every other candidate, and every candidate of an unusable
+    pool, is made at once, as :func:`flatten` makes them (``taints_of`` is called in the
+    same order).  A search that stops early never makes the rest (a node of 64 partitions
+    asked for one device looks at 8)."""
+
+    __slots__ = ("_by_pool", "_made", "_pools", "_segments", "_starts", "any_multi", "cands")
+
+    def __init__(
+        self,
+        pools: list[Pool],
+        taints_of: Callable[[Device], tuple[EffectiveTaint, ...]],
+        multi_allowed: bool,
+        rules: bool = True,
+    ) -> None:
+        cands: list[Candidate | None] = []
+        segments: list[tuple[int, Pool, ResourceSlice, str, bool]] = []
+        unusable: dict[int, list[Candidate]] = {}  # pool position -> its candidates
+        any_multi = False
+        for i, pool in enumerate(pools):
+            if pool.incomplete or pool.invalid:
+                unusable[i] = of_pool(pool, len(cands), taints_of, multi_allowed, rules)
+                continue
+            prefix = f"{pool.driver}/{pool.name}/"
+            for sl in pool.slices:
+                devices = sl.devices
+                per_device = bool(sl.per_device_node_selection)
+                if (
+                    not rules
+                    and not (multi_allowed and any(map(_multi, devices)))
+                    and not any(map(_taints, devices))
+                ):
+                    segments.append((len(cands), pool, sl, prefix, per_device))
+                    cands += [None] * len(devices)
+                    continue
+                for d in devices:
+                    multi = multi_allowed and d.allow_multiple_allocations is True
+                    any_multi = any_multi or multi
+                    taints = taints_of(d) if rules or d.taints else ()
+                    cands.append(
+                        Candidate(len(cands), d, sl, pool, taints, multi, prefix + d.name, per_device)
+                    )
+        self.cands = cands
+        self.any_multi = any_multi
+        self._pools = (pools, unusable)
+        self._segments = segments
+        self._starts = [seg[0] for seg in segments]
+        self._made = not segments
+        self._by_pool: dict[str, list[Candidate]] | None = None
+
+    def get(self, idx: int) -> Candidate:
+        """The candidate at search position ``idx`` (made now if it was waiting)."""
+        hit = self.cands[idx]
+        if hit is not None:
+            return hit
+        start, pool, sl, prefix, per_device = self._segments[bisect_right(self._starts, idx) - 1]
+        # the next few too, in one comprehension: a scan that goes on asks for them next
+        devices = sl.devices
+        end = min(idx + _CHUNK, start + len(devices))
+        cands = self.cands
+        ahead = devices[idx - start : end - start]
+        cands[idx:end] = [
+            c or Candidate(i, d, sl, pool, (), False, prefix + d.name, per_device)
+            for i, d, c in zip(range(idx, end), ahead, cands[idx:end], strict=True)
+        ]
+        return cands[idx]  # type: ignore[return-value]  # made just now
+
+    def all(self) -> list[Candidate]:
+        """Every search candidate (the waiting ones made now), in search order."""
+        if not self._made:
+            cands = self.cands
+            for start, pool, sl, prefix, per_device in self._segments:  # one pass per slice
+                end = start + len(sl.devices)
+                cands[start:end] = [
+                    c or Candidate(i, d, sl, pool, (), False, prefix + d.name, per_device)
+                    for i, d, c in zip(range(start, end), sl.devices, cands[start:end], strict=True)
+                ]
+            self._made = True
+        return self.cands  # type: ignore[return-value]  # no None left
+
+    def by_pool(self) -> dict[str, list[Candidate]]:
+        """Every pool's candidates by pool id, unusable pools included (as :func:`flatten`)."""
+        if self._by_pool is None:
+            search = self.all()
+            pools, unusable = self._pools
+            out: dict[str, list[Candidate]] = {}
+            at = 0
+            for i, pool in enumerate(pools):
+                made = unusable.get(i)
+                if made is None:
+                    n = sum(len(sl.devices) for sl in pool.slices)
+                    made = search[at : at + n]
+                    at += n
+                out[pool.id] = made
+            self._by_pool = out
+        return self._by_pool
+
+
+class ByPool(Mapping[str, list[Candidate]]):
+    """:meth:`Flat.by_pool`, made when first read (only "All" requests read it)."""
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, flat: Flat) -> None:
+        self._flat = flat
+
+    def __getitem__(self, key: str) -> list[Candidate]:
+        return self._flat.by_pool()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._flat.by_pool())
+
+    def __len__(self) -> int:
+        return len(self._flat.by_pool())

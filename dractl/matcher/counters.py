@@ -65,6 +65,19 @@ class Left:
         }
         self.negative = sum(1 for v in self.amounts.values() if v < 0)
 
+    @classmethod
+    def totals(cls, pool: Pool) -> Left:
+        """What is left when nothing is allocated: ``Left(pool.counter_sets)``, from the
+        declared quantities without a Fraction each (totals are never negative)."""
+        left = cls.__new__(cls)
+        left.amounts = {
+            (set_name, name): q.unscaled * 10**q.scale if q.scale >= 0 else _fast(exact(q))
+            for set_name, counters in pool.counter_totals.items()
+            for name, q in counters.items()
+        }
+        left.negative = sum(1 for v in left.amounts.values() if v < 0)
+        return left
+
     def take(self, used: Uses) -> None:
         """Take a newly allocated device's consumption (counters the sets lack are ignored,
         as :func:`available` ignores them)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -261,6 +261,10 @@ class _State:
             self.committed_capacity: dict[str, dict[str, Fraction]] = {}
             self.allocated_ids: frozenset[str] | set[str] = allocated.devices
             return
+        if not allocated.capacity and not allocated.shares:  # exclusive allocations only
+            self.committed_capacity = {}
+            self.allocated_ids = allocated.devices  # commit() copies it before adding
+            return
         self.committed_capacity = {
             dev: {k: q.value for k, q in caps.items()} for dev, caps in allocated.capacity.items()
         }
@@ -289,7 +293,7 @@ class _State:
             if self.allocated_ids:
                 left = counters.Left(counters.available(pool, self.allocated_ids.__contains__))
             else:  # nothing allocated anywhere: the totals (what available() gives, without its walk)
-                left = counters.Left(pool.counter_sets)
+                left = counters.Left.totals(pool)
             hit = self.counters_left[pool.name] = _Counters(pool, left)
         return hit.left
 
@@ -422,7 +426,7 @@ class _Run:
 
     def _outcome(self) -> NodeOutcome:
         view = self.view = self.a.view(self.node)
-        found, cands, by_pool = view.found, view.cands, view.by_pool
+        found, flat, by_pool = view.found, view.flat, view.by_pool
         if self.rec.enabled:
             self._note_pools(found)
         if self.a.rule_errors:
@@ -430,12 +434,12 @@ class _Run:
         placer = self._placer(found)
         reqs = self._prepare(found, by_pool, placer)
         pruner = (
-            Pruner.build(reqs, cands, placer, self.f, self.selectable, any_multi=view.any_multi)
+            Pruner.build(reqs, flat.all, placer, self.f, self.selectable, any_multi=view.any_multi)
             if reqs
             else None
         )
         skips = view.skips if self.state is self.a._state and not self.rec.enabled else None
-        self.search = Search(reqs, cands, placer, pruner, self.max_steps, skips)
+        self.search = Search(reqs, flat, placer, pruner, self.max_steps, skips)
         needed, old = _stack_needed(reqs), sys.getrecursionlimit()
         if needed > old:
             sys.setrecursionlimit(needed)
@@ -477,7 +481,7 @@ class _Run:
         )
 
     def _prepare(
-        self, found: list[pools.Pool], by_pool: dict[str, list[Candidate]], placer: Placer
+        self, found: list[pools.Pool], by_pool: Mapping[str, list[Candidate]], placer: Placer
     ) -> list[list[list[Req]]]:
         def selectable(req: Req, cand: Candidate) -> Verdict:  # "All" mode: keep the reasons
             verdict = self.selectable(req, cand)
@@ -553,26 +557,26 @@ class _Run:
 
     def _selectable(self, req: Req, cand: Candidate) -> Verdict:
         cls = req.device_class
-        first_false = self.a.selectors.first_false
-        device = cand.device
-        if cls.selectors:
+        # the class's selectors, then the request's, in one call
+        n = len(cls.selectors)
+        both = cls.selectors + req.selectors if req.selectors else cls.selectors
+        if both:
             try:
-                i = first_false(cls.selectors, device)
+                i = self.a.selectors.first_false(both, cand.device)
             except SelectorFailureAt as at:
-                expr = cls.selectors[at.index]
-                raise self._failed(at.failure, expr, at.index, req, cand, f"class {cls.meta.name}") from None
+                if at.index < n:
+                    expr = cls.selectors[at.index]
+                    raise self._failed(
+                        at.failure, expr, at.index, req, cand, f"class {cls.meta.name}"
+                    ) from None
+                j = at.index - n
+                raise self._failed(
+                    at.failure, req.selectors[j], j, req, cand, f"claim {claim_ref(req.claim)}"
+                ) from None
+            if i >= n:
+                return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i - n}: {req.selectors[i - n]}"
             if i >= 0:
                 return Reason.CLASS_SELECTOR_FALSE, f"class {cls.meta.name} selector #{i}: {cls.selectors[i]}"
-        if req.selectors:
-            try:
-                i = first_false(req.selectors, device)
-            except SelectorFailureAt as at:
-                expr = req.selectors[at.index]
-                raise self._failed(
-                    at.failure, expr, at.index, req, cand, f"claim {claim_ref(req.claim)}"
-                ) from None
-            if i >= 0:
-                return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i}: {req.selectors[i]}"
         if cand.per_device and not self._node_ok(cand.device):
             return Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}"
         return True
@@ -630,8 +634,8 @@ class _View:
         "_ids",
         "any_multi",
         "by_pool",
-        "cands",
         "error",
+        "flat",
         "found",
         "invalid",
         "node",
@@ -643,8 +647,8 @@ class _View:
         self.node = node
         self.error: str | None = None
         self.found: list[pools.Pool] = []
-        self.cands: list[Candidate] = []
-        self.by_pool: dict[str, list[Candidate]] = {}
+        self.flat = cand_mod.Flat([], a.taints_of, False)
+        self.by_pool: Mapping[str, list[Candidate]] = {}
         self.invalid = False
         self.any_multi = False
         # (class name, request selectors) -> candidate index -> verdict (errors are never kept)
@@ -663,11 +667,10 @@ class _View:
         except pools.PoolError as err:
             self.error = f"gather pool information: {err}"
             return
-        self.cands, self.by_pool = cand_mod.flatten(
-            self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules)
-        )
+        self.flat = cand_mod.Flat(self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules))
+        self.by_pool = cand_mod.ByPool(self.flat)
         self.invalid = any(p.invalid for p in self.found)
-        self.any_multi = any(c.allow_multi for c in self.cands)
+        self.any_multi = self.flat.any_multi
 
     def ids(self) -> frozenset[str]:
         """The ids of every device of the node's pools."""

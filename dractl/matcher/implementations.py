@@ -15,6 +15,8 @@ DRA gates (DeviceTaintRules, ExtendedResource, …) do not take part in the choi
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
 from typing import Literal
 
 from dractl.model.features import Features
@@ -34,6 +36,8 @@ ALLOCATOR_FEATURES: dict[str, str] = {
     "prioritized_list": "DRAPrioritizedList",
 }
 
+_gates = attrgetter(*ALLOCATOR_FEATURES)  # the allocator features' values, in one call
+
 _STABLE = frozenset({"admin_access", "prioritized_list", "partitionable_devices", "device_taints"})
 _INCUBATING = _STABLE | {"device_binding_and_status", "consumable_capacity"}
 _EXPERIMENTAL = _INCUBATING | {"list_type_attributes"}
@@ -51,7 +55,7 @@ class UnsupportedFeatures(ValueError):
 
 def enabled_allocator_features(features: Features) -> frozenset[str]:
     """The enabled allocator features (Features field names)."""
-    return frozenset(name for name in ALLOCATOR_FEATURES if getattr(features, name))
+    return frozenset(compress(ALLOCATOR_FEATURES, _gates(features)))
 
 
 def supports(implementation: Implementation, features: Features) -> bool:
@@ -70,7 +74,8 @@ def choose(features: Features, requested: str = "auto") -> Implementation:
     else ``requested`` itself; raises UnsupportedFeatures (or ValueError for an
     unknown name)."""
     if requested == "auto":
-        found = supporting(features)
+        enabled = enabled_allocator_features(features)  # once, not per implementation
+        found = tuple(i for i in IMPLEMENTATIONS if enabled <= SUPPORTED[i])
         if not found:  # cannot happen with today's three, kept for a future feature
             raise UnsupportedFeatures(f"no allocator implementation supports {_names(features)}")
         return found[0]

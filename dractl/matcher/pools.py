@@ -14,9 +14,10 @@ their node selection.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 
 from dractl.matcher.nodes import NodeSelectorError, node_matches
 from dractl.model.features import Features
@@ -24,6 +25,7 @@ from dractl.model.objects import Device, Node, ResourceSlice
 from dractl.model.quantity import Quantity
 
 CounterSets = dict[str, dict[str, Fraction]]
+RawSets = dict[str, Mapping[str, Quantity]]
 
 
 def exact(q: Quantity) -> Fraction:
@@ -49,12 +51,23 @@ class Pool:
     invalid_reason: str = ""
     slices: list[ResourceSlice] = field(default_factory=list)
     other_slices: list[ResourceSlice] = field(default_factory=list)
-    counter_sets: CounterSets = field(default_factory=dict)
+    # counter set -> counter -> its total as declared (see ``counter_sets``)
+    counter_totals: RawSets = field(default_factory=dict)
     has_binding: bool = False  # a device of ``slices`` has binding conditions
+    _exact: CounterSets | None = field(default=None, compare=False, repr=False)
 
     @property
     def id(self) -> str:
         return f"{self.driver}/{self.name}"
+
+    @property
+    def counter_sets(self) -> CounterSets:
+        """The totals of the pool's counter sets as exact numbers (computed on first use: an
+        allocation reads them as ints, see ``counters.Left.totals``)."""
+        if self._exact is None:
+            totals = self.counter_totals
+            self._exact = {name: {k: exact(q) for k, q in c.items()} for name, c in totals.items()}
+        return self._exact
 
 
 def gather(
@@ -160,34 +173,34 @@ def _build(
                 continue
             (counter_slices if partitionable and s.shared_counters else other).append(s)
     pool = Pool(driver, name, slices=device_slices, other_slices=other)
-    sets: CounterSets = {}
+    sets: RawSets = {}
     sets_problem = None
     if partitionable:
         sets, sets_problem = _counter_sets(counter_slices)
     # one pass over the devices: the first duplicate name, the first bad counter reference,
     # and whether any has binding conditions; the problems are reported in the order the
     # separate checks would find them (duplicates, counter sets, consumption)
-    names: set[str] = set()
+    # (each check in C-level passes over the devices; a Python loop only where one fails)
+    devices = (
+        device_slices[0].devices if len(device_slices) == 1 else [d for s in device_slices for d in s.devices]
+    )
     duplicate = bad = None
-    binding = False
-    for sl in device_slices:
-        for d in sl.devices:
-            if d.name in names:
-                if duplicate is None:
-                    duplicate = f"duplicate device name {d.name}"
-            else:
-                names.add(d.name)
-            if d.binding_conditions:
-                binding = True
-            if partitionable and bad is None:
-                for use in d.consumes_counters:  # the common, valid case without a call
-                    known = sets.get(use.counter_set)
-                    if known is None or not use.counters.keys() <= known.keys():
-                        bad = _bad_use(sets, d)
-                        break
+    if len(set(map(_name, devices))) != len(devices):
+        duplicate = _first_duplicate(devices)
+    binding = any(map(_binding, devices))
+    if partitionable:
+        # one check per distinct consumption list (a fleet's drivers share them; see
+        # dractl.model) and per distinct (counter set, counter) it names
+        lists = list(map(_consumes, devices))
+        distinct = dict(zip(map(id, lists), lists, strict=True))
+        distinct.pop(id(()), None)  # devices that consume nothing (any other empty one adds nothing)
+        named = {use.counter_set for u in distinct.values() for use in u}
+        refs = {(use.counter_set, name) for u in distinct.values() for use in u for name in use.counters}
+        if not named <= sets.keys() or not all(name in sets[cs] for cs, name in refs):
+            bad = next(filter(None, (_bad_use(sets, d) for d in devices)), None)
     problem = duplicate
     if problem is None and partitionable:
-        pool.counter_sets = sets
+        pool.counter_totals = sets
         problem = sets_problem or bad or _bad_consumption(sets, other)
     pool.has_binding = binding
     if problem is not None:
@@ -197,17 +210,31 @@ def _build(
     return pool
 
 
-def _counter_sets(slices: Sequence[ResourceSlice]) -> tuple[CounterSets, str | None]:
-    sets: CounterSets = {}
+_name = attrgetter("name")
+_binding = attrgetter("binding_conditions")
+_consumes = attrgetter("consumes_counters")
+
+
+def _first_duplicate(devices: Sequence[Device]) -> str:
+    names: set[str] = set()
+    for d in devices:
+        if d.name in names:
+            return f"duplicate device name {d.name}"
+        names.add(d.name)
+    raise AssertionError("no duplicate")  # pragma: no cover - the caller saw one
+
+
+def _counter_sets(slices: Sequence[ResourceSlice]) -> tuple[RawSets, str | None]:
+    sets: RawSets = {}
     for s in slices:
         for cs in s.shared_counters:
             if cs.name in sets:
                 return {}, f"duplicate counter set name {cs.name}"
-            sets[cs.name] = {k: exact(q) for k, q in cs.counters.items()}
+            sets[cs.name] = cs.counters
     return sets, None
 
 
-def _bad_consumption(sets: CounterSets, slices: Sequence[ResourceSlice]) -> str | None:
+def _bad_consumption(sets: RawSets, slices: Sequence[ResourceSlice]) -> str | None:
     for s in slices:
         for d in s.devices:
             if d.consumes_counters:
@@ -217,7 +244,7 @@ def _bad_consumption(sets: CounterSets, slices: Sequence[ResourceSlice]) -> str 
     return None
 
 
-def _bad_use(sets: CounterSets, d: Device) -> str | None:
+def _bad_use(sets: RawSets, d: Device) -> str | None:
     for use in d.consumes_counters:
         counters = sets.get(use.counter_set)
         if counters is None:

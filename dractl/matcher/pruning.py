@@ -53,13 +53,14 @@ class Pruner:
     def __init__(
         self,
         reqs: list[list[list[Req]]],
-        cands: list[Candidate],
+        cands: Callable[[], list[Candidate]],
         placer: Placer,
         features: Features,
         selectable: Callable[[Req, Candidate], Verdict],
     ) -> None:
         self.reqs = reqs
-        self.cands = cands
+        self._cands = cands  # every candidate, made when the pruner activates
+        self.cands: list[Candidate] = []
         self.placer = placer
         self.features = features
         self.selectable = selectable
@@ -76,7 +77,7 @@ class Pruner:
     def build(
         cls,
         reqs: list[list[list[Req]]],
-        cands: list[Candidate],
+        cands: Callable[[], list[Candidate]],
         placer: Placer,
         features: Features,
         selectable: Callable[[Req, Candidate], Verdict],
@@ -85,7 +86,7 @@ class Pruner:
     ) -> Pruner | None:
         """A pruner when the problem qualifies, else None.  ``any_multi``: whether some
         candidate is multi-allocatable, when the caller knows (else it is looked up)."""
-        if any_multi if any_multi is not None else any(c.allow_multi for c in cands):
+        if any_multi if any_multi is not None else any(c.allow_multi for c in cands()):
             return None
         for claim in reqs:
             for entries in claim:
@@ -98,6 +99,7 @@ class Pruner:
 
     def _activate(self) -> None:
         self.active = True
+        self.cands = self._cands()
         rec = self.placer.rec
         enabled, rec.enabled = rec.enabled, False
         try:

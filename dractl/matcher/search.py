@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dractl.matcher.api import RESULTS_MAX_SIZE, Reason
-from dractl.matcher.candidates import Candidate
+from dractl.matcher.candidates import Flat
 from dractl.matcher.requests import Req
 
 if TYPE_CHECKING:
@@ -36,14 +36,15 @@ class Search:
     def __init__(
         self,
         reqs: list[list[list[Req]]],
-        cands: list[Candidate],
+        cands: Flat,
         placer: Placer,
         pruner: Pruner | None,
         max_steps: int | None,
         skips: dict[int, int] | None = None,
     ) -> None:
         self.reqs = reqs
-        self.cands = cands
+        self.cands = cands.cands  # None: not made yet (``self.make``)
+        self.make = cands.get
         self.placer = placer
         self.pruner = pruner
         self.max_steps = max_steps
@@ -114,10 +115,11 @@ class Search:
     def _scan(self, req: Req, di: int, in_sub: bool, start: int) -> int:
         """Try each remaining candidate for slot ``di``; recurse on success."""
         placer = self.placer
-        cands = self.cands
+        cands, make = self.cands, self.make
         # the in-use part of precheck, inline: most candidates a busy node offers stop here
         quick = not req.admin and not placer.rec.enabled
         committed, allocating = placer.committed, placer.allocating
+        selectable, capacity = placer.selectable, placer.f.consumable_capacity
         verdicts = req.selectable
         skips = self.skips if quick else None
         frontier = -1
@@ -126,18 +128,27 @@ class Search:
             if frontier > start:
                 start = frontier  # every candidate before it would be rejected, silently
         for idx in range(start, len(cands)):
-            cand = cands[idx]
+            cand = cands[idx] or make(idx)
             if quick and (cand.id in committed or allocating.get(cand.id)):
                 if idx == frontier and cand.id in committed:
                     frontier += 1
                     skips[id(verdicts)] = frontier  # type: ignore[index]
                 continue
-            if not placer.precheck(req, cand):
-                if idx == frontier and not cand.device.binding_conditions:
-                    verdict = verdicts.get(idx)
-                    if verdict is not None and verdict is not True:  # its selectors say no
-                        frontier += 1
-                        skips[id(verdicts)] = frontier  # type: ignore[index]
+            if quick:  # precheck without its in-use check (done above) and trace (none)
+                binding = cand.device.binding_conditions
+                verdict = None if binding else verdicts.get(idx)
+                if verdict is None:
+                    verdict = selectable(req, cand)
+                if verdict is True and capacity:
+                    verdict = placer.fits(req, cand)
+                if verdict is not True:
+                    if idx == frontier and not binding:
+                        kept = verdicts.get(idx)
+                        if kept is not None and kept is not True:  # its selectors say no
+                            frontier += 1
+                            skips[id(verdicts)] = frontier  # type: ignore[index]
+                    continue
+            elif not placer.precheck(req, cand):
                 continue
             undo = placer.place(req, cand, must=False)
             if undo is None:

@@ -1,6 +1,8 @@
 """Selector evaluation for the matcher, with the caches that make it cheap.
 
-Two caches, both owned by whoever creates them (nothing here is module state):
+Two caches, both owned by whoever creates them (the only module state is the bounded table
+of printers, one per set of expression reads: code derived from compiled selectors, holding
+no device and no result):
 
 - a :class:`dractl.cel.cache.CelCache` holds compiled selector programs and the CEL view
   of each device (both bounded).  The Go allocator takes its CEL cache as an argument
@@ -18,17 +20,18 @@ Two caches, both owned by whoever creates them (nothing here is module state):
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dractl.errors import CelCompileError, CelRuntimeError
 from dractl.model.features import Features
+from dractl.model.memo import remember
 from dractl.model.objects import Device
 
 if TYPE_CHECKING:
     from dractl.cel.cache import CelCache
-    from dractl.cel.program import DeviceReads
+    from dractl.cel.program import DeviceReads, Selector
 
 
 class SelectorFailure(Exception):
@@ -87,68 +90,159 @@ def _caps(device: Device) -> tuple[tuple[str, int, int, str], ...]:
     )
 
 
-# One step of a read plan: what one read of an expression (see
-# :func:`dractl.cel.program.device_reads`) observes of a device.  An expression that reads only
-# those can observe of a device what the steps observe, plus the driver (short attribute names
-# resolve against it) and whether the device converts for CEL at all (:func:`convert_print`):
-# equal prints, equal results.
-_ATTR, _CAP, _MULTI, _ATTRS, _CAPS = range(5)  # one entry first: the usual reads
-_Plan = tuple[tuple[Any, ...], ...]
+def read_print(
+    device: Device, reads: DeviceReads, hide_multi: bool = False, base: Hashable | None = None
+) -> Hashable:
+    """What an expression that reads only ``reads`` of the device (see
+    :func:`dractl.cel.program.device_reads`) can observe: equal prints, equal results.
+    Always in: the driver (short attribute names resolve against it) and what decides whether
+    the device converts for CEL at all (unknown attributes, version attributes): ``base``,
+    :func:`convert_print` of the device when the caller has it."""
+    try:
+        parts: list[Hashable] = [reads, convert_print(device) if base is None else base]
+        for r in sorted(reads) if len(reads) > 1 else reads:
+            if r == ("allowMultipleAllocations",):
+                parts.append(None if hide_multi else device.allow_multiple_allocations)
+            elif r == ("attributes",):
+                parts.append(_attrs(device))
+            elif r == ("capacity",):
+                parts.append(_caps(device))
+            elif len(r) == 3 and r[0] == "attributes":
+                a = _entry(device.attributes, r[1], r[2], device.driver)
+                parts.append(a if a is None or isinstance(a, tuple) else (a.kind, a.value))
+            elif len(r) == 3 and r[0] == "capacity":
+                c = _entry(device.capacity, r[1], r[2], device.driver)
+                parts.append(
+                    c
+                    if c is None or isinstance(c, tuple)
+                    else (c.value.unscaled, c.value.scale, c.value.format)
+                )
+        key = tuple(parts)
+        hash(key)
+    except TypeError:  # an odd attribute value: don't share results for this device
+        return ("id", id(device))
+    return key
 
 
-def _plan(reads: DeviceReads) -> _Plan:
-    """``reads`` as steps for :func:`_read_values`, in a fixed order (the driver is in every
-    print's base, so it has no step)."""
-    steps: list[tuple[Any, ...]] = []
-    for r in sorted(reads):
-        if r == ("allowMultipleAllocations",):
-            steps.append((_MULTI,))
-        elif r == ("attributes",):
-            steps.append((_ATTRS,))
-        elif r == ("capacity",):
-            steps.append((_CAPS,))
-        elif len(r) == 3 and r[0] in ("attributes", "capacity"):
-            steps.append((_ATTR if r[0] == "attributes" else _CAP, r[1], r[2], f"{r[1]}/{r[2]}"))
-    return tuple(steps)
-
-
-def _read_values(device: Device, plan: _Plan, hide_multi: bool) -> list[Hashable]:
-    """What each step of ``plan`` observes of ``device`` (a list: the caller makes the key)."""
-    out: list[Hashable] = []
-    for step in plan:
-        op = step[0]
-        if op <= _CAP:  # _ATTR or _CAP
-            items: Mapping[str, Any] = device.attributes if op == _ATTR else device.capacity
-            qualified = items.get(step[3])
-            short = items.get(step[2]) if step[1] == device.driver else None
-            if qualified is not None and short is not None:  # both spellings: every entry, in order
-                out.append(tuple((k, repr(v)) for k, v in items.items() if k in (step[3], step[2])))
-                continue
-            v = qualified if qualified is not None else short
-            if v is None:
-                out.append(None)
-            elif op == _ATTR:
-                out.append((v.kind, v.value))
-            else:
-                q = v.value
-                out.append((q.unscaled, q.scale, q.format))
-        elif op == _MULTI:
-            out.append(None if hide_multi else device.allow_multiple_allocations)
-        elif op == _ATTRS:
-            out.append(_attrs(device))
-        else:
-            out.append(_caps(device))
-    return out
-
-
-_VERSION_KINDS = frozenset({"version", "versions"})
+def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V | tuple[Any, ...] | None:
+    """What CEL sees under ``domain``/``name`` of an attributes or capacity map: the one entry
+    (qualified ``domain/name``, or ``name`` when the domain is the driver's), None when there is
+    none; when both spellings are present the conversion keeps the later one, so the print is
+    every entry in order."""
+    qualified = items.get(f"{domain}/{name}")
+    short = items.get(name) if domain == driver else None
+    if qualified is not None and short is not None:
+        return tuple((k, repr(v)) for k, v in items.items() if k in (f"{domain}/{name}", name))
+    return qualified if qualified is not None else short
 
 
 def convert_print(device: Device) -> Hashable:
     """The driver, and what decides whether the device converts for CEL at all (unknown
     attributes, version attributes): part of every print."""
     versions = [(k, a.value) for k, a in device.attributes.items() if a.kind in _VERSION_KINDS]
-    return (device.driver, device.unknown_attributes, tuple(versions))
+    return (device.driver, device.unknown_attributes, tuple(versions) if versions else ())
+
+
+_VERSION_KINDS = frozenset({"version", "versions"})
+Printer = Callable[[Device, bool, Hashable], Hashable]
+_Step = Callable[[Device, bool], Hashable]
+
+
+def printer(reads: DeviceReads) -> Printer:
+    """:func:`make_printer`, made once per set of reads (bounded): part of the compiled
+    selector, as its reads are."""
+    hit = _PRINTERS.get(reads)
+    if hit is None:
+        hit = remember(_PRINTERS, reads, make_printer(reads), _PRINTERS_MAX)
+    return hit
+
+
+_PRINTERS: dict[DeviceReads, Printer] = {}
+_PRINTERS_MAX = 4096
+
+
+def make_printer(reads: DeviceReads) -> Printer:
+    """``read_print`` for one set of reads, with the work that depends on the reads alone done
+    once: ``printer(reads)(device, hide_multi, base) == read_print(device, reads, hide_multi,
+    base)`` (raises TypeError where ``read_print`` falls back to the device's id)."""
+    if reads == _DRIVER_ONLY:
+        return _driver_only
+    steps = [step for r in (sorted(reads) if len(reads) > 1 else reads) if (step := _step(r)) is not None]
+    if len(steps) == 1:
+        (only,) = steps
+
+        def one(device: Device, hide: bool, base: Hashable) -> Hashable:
+            key = (reads, base, only(device, hide))
+            hash(key)
+            return key
+
+        return one
+
+    def many(device: Device, hide: bool, base: Hashable) -> Hashable:
+        key = (reads, base, *[step(device, hide) for step in steps])
+        hash(key)
+        return key
+
+    return many
+
+
+def _driver_only(device: Device, hide: bool, base: Hashable) -> Hashable:
+    """The print of an expression that reads the driver only (what every print holds)."""
+    key = (_DRIVER_ONLY, base)
+    hash(key)
+    return key
+
+
+class _Seen:
+    """A device as a :class:`SelectorCache` has seen it: its base print (:func:`convert_print`,
+    interned), its print per (reads, hide_multi) slot, and its copy without
+    allowMultipleAllocations (made when a hidden evaluation needs it)."""
+
+    __slots__ = ("base", "device", "hidden", "prints")
+
+    def __init__(self, device: Device, base: int) -> None:
+        self.device = device
+        self.base = base
+        self.prints: dict[int, int] = {}
+        self.hidden: Device | None = None
+
+    def as_seen(self, hide: bool) -> Device:
+        """The device CEL is given (``hide``: allowMultipleAllocations not passed)."""
+        device = self.device
+        if hide and device.allow_multiple_allocations is not None:
+            if self.hidden is None:
+                self.hidden = replace(device, allow_multiple_allocations=None)
+            return self.hidden
+        return device
+
+
+def _step(r: tuple[str, ...]) -> _Step | None:
+    """What ``read_print`` appends for read ``r`` (None: nothing)."""
+    if r == ("allowMultipleAllocations",):
+        return lambda device, hide: None if hide else device.allow_multiple_allocations
+    if r == ("attributes",):
+        return lambda device, hide: _attrs(device)
+    if r == ("capacity",):
+        return lambda device, hide: _caps(device)
+    if len(r) == 3 and r[0] in ("attributes", "capacity"):
+        attributes, domain, name = r[0] == "attributes", r[1], r[2]
+        qualified = f"{domain}/{name}"
+
+        def entry(device: Device, hide: bool) -> Hashable:
+            items: Mapping[str, Any] = device.attributes if attributes else device.capacity
+            q = items.get(qualified)
+            s = items.get(name) if domain == device.driver else None
+            if q is not None and s is not None:  # both spellings: every entry in order
+                return tuple((k, repr(v)) for k, v in items.items() if k in (qualified, name))
+            e = q if q is not None else s
+            if e is None:
+                return None
+            if attributes:
+                return (e.kind, e.value)
+            return (e.value.unscaled, e.value.scale, e.value.format)
+
+        return entry
+    return None
 
 
 def split_name(name: str, driver: str) -> tuple[str, str]:
@@ -156,6 +250,10 @@ def split_name(name: str, driver: str) -> tuple[str, str]:
     domain), as the CEL conversion of a device splits them."""
     domain, sep, ident = name.partition("/")
     return (domain, ident) if sep else (driver, name)
+
+
+_V = TypeVar("_V")
+_DRIVER_ONLY = frozenset({("driver",)})
 
 
 class SelectorCache:
@@ -171,17 +269,15 @@ class SelectorCache:
         self.cel = cel if cel is not None else default_cel_cache()
         self.hide_multi = hide_multi
         self._results: dict[tuple[str, int], bool | str] = {}
-        self._prints: dict[tuple[int, bool, int], tuple[Device, int, Device]] = {}
         self._print_ids: dict[Hashable, int] = {}  # print -> small int (cheap cache keys)
-        # id(device) -> (device, the small int of its convert_print): shared by every expression
-        self._bases: dict[int, tuple[Device, int | None]] = {}
-        self._base_ids: dict[Hashable, int] = {}
-        # expression -> (id of its reads, its reads (None: the whole device), their read plan)
-        self._reads: dict[str, tuple[int, DeviceReads | None, _Plan]] = {}
-        self._read_ids: dict[DeviceReads | None, int] = {}
+        self._devices: dict[int, _Seen] = {}  # id(device) -> its prints
+        # expression -> (id of its reads, its printer (None: the whole device), its program)
+        self._reads: dict[str, tuple[int, Printer | None, Selector]] = {}
+        # reads -> (its id, its printer)
+        self._read_ids: dict[DeviceReads | None, tuple[int, Printer | None]] = {}
         self.evaluations = 0
 
-    def _reads_of(self, expression: str) -> tuple[int, DeviceReads | None, _Plan]:
+    def _reads_of(self, expression: str) -> tuple[int, Printer | None, Selector]:
         hit = self._reads.get(expression)
         if hit is None:
             try:
@@ -189,59 +285,57 @@ class SelectorCache:
             except CelCompileError as err:  # not remembered: every call reports it
                 raise SelectorFailure(err.message, compile_error=True) from None
             reads = program.device_reads
-            read_id = self._read_ids.setdefault(reads, len(self._read_ids))
-            hit = self._reads[expression] = (read_id, reads, () if reads is None else _plan(reads))
+            known = self._read_ids.get(reads)
+            if known is None:
+                known = self._read_ids[reads] = (
+                    len(self._read_ids),
+                    None if reads is None else printer(reads),
+                )
+            hit = self._reads[expression] = (known[0], known[1], program)
         return hit
 
-    def _print(
-        self, device: Device, hide: bool, read_id: int, reads: DeviceReads | None, plan: _Plan
-    ) -> tuple[int, Device]:
-        """(print id, the device as CEL sees it).  The print of an expression that reads only
-        ``reads``: its read id, the id of the device's :func:`convert_print` and what each read
-        observes (:func:`read_print`, with small ints for the parts every device has)."""
-        hit = self._prints.get((id(device), hide, read_id))
-        if hit is not None and hit[0] is device:
-            return hit[1], hit[2]
-        if reads is None:
+    def _seen_of(self, device: Device) -> _Seen:
+        """The device's entry (made on its first selector): its base print, interned."""
+        hit = self._devices.get(id(device))
+        if hit is not None and hit.device is device:
+            return hit
+        key = convert_print(device)
+        try:
+            hash(key)
+        except TypeError:  # an odd attribute value: don't share results for this device
+            key = ("id", id(device))
+        hit = self._devices[id(device)] = _Seen(device, self._print_ids.setdefault(key, len(self._print_ids)))
+        return hit
+
+    def _print(self, seen: _Seen, slot: int, hide: bool, make: Printer | None) -> int:
+        """The print id of ``seen``'s device for the reads of ``slot`` (computed once)."""
+        device = seen.device
+        if make is None:
             key = fingerprint(device, hide)
+        elif make is _driver_only:  # the base print is the whole print
+            seen.prints[slot] = seen.base
+            return seen.base
         else:
-            known = self._bases.get(id(device))  # shared by every expression on the device
-            if known is None or known[0] is not device:
-                known = self._bases[id(device)] = (device, self._base_id(device))
             try:
-                if known[1] is None:
-                    raise TypeError
-                key = (read_id, known[1], *_read_values(device, plan, hide)) if plan else (read_id, known[1])
-                hash(key)
+                key = make(device, hide, seen.base)
             except TypeError:  # an odd attribute value: don't share results for this device
                 key = ("id", id(device))
-        fp = self._print_ids.setdefault(key, len(self._print_ids))
-        seen = (
-            replace(device, allow_multiple_allocations=None)
-            if hide and device.allow_multiple_allocations is not None
-            else device
-        )
-        self._prints[(id(device), hide, read_id)] = (device, fp, seen)
-        return fp, seen
-
-    def _base_id(self, device: Device) -> int | None:
-        """The small int of the device's :func:`convert_print`; None when that is not hashable
-        (an odd version value: then no result is shared for the device)."""
-        try:
-            return self._base_ids.setdefault(convert_print(device), len(self._base_ids))
-        except TypeError:
-            return None
+        fp = seen.prints[slot] = self._print_ids.setdefault(key, len(self._print_ids))
+        return fp
 
     def matches(self, expression: str, device: Device, *, hide_multi: bool | None = None) -> bool:
         """Evaluate (or recall) ``expression`` on ``device``; raises SelectorFailure."""
-        read_id, reads, plan = self._reads_of(expression)
-        fp, seen = self._print(
-            device, self.hide_multi if hide_multi is None else hide_multi, read_id, reads, plan
-        )
+        read_id, make, program = self._reads_of(expression)
+        hide = self.hide_multi if hide_multi is None else hide_multi
+        seen = self._seen_of(device)
+        slot = 2 * read_id + hide
+        fp = seen.prints.get(slot)
+        if fp is None:
+            fp = self._print(seen, slot, hide, make)
         key = (expression, fp)
         result = self._results.get(key)
         if result is None:
-            result = self._evaluate(expression, seen)
+            result = self._evaluate(program, seen.as_seen(hide))
             self._results[key] = result
         if isinstance(result, str):
             raise SelectorFailure(result, compile_error=False)
@@ -252,21 +346,23 @@ class SelectorCache:
         are true: :meth:`matches` in turn, in one call (the allocator's hot path).  Raises
         :class:`SelectorFailureAt` (the index, and the failure :meth:`matches` raises)."""
         hide = self.hide_multi
-        reads_of, prints, results = self._reads, self._prints, self._results
-        did = id(device)
+        reads_of, results = self._reads, self._results
+        seen = self._devices.get(id(device))
+        if seen is None or seen.device is not device:
+            seen = self._seen_of(device)
+        prints = seen.prints
         for i, expression in enumerate(expressions):
             try:
                 hit = reads_of.get(expression)
-                read_id, reads, plan = hit if hit is not None else self._reads_of(expression)
-                known = prints.get((did, hide, read_id))
-                if known is not None and known[0] is device:
-                    fp, seen = known[1], known[2]
-                else:
-                    fp, seen = self._print(device, hide, read_id, reads, plan)
+                read_id, make, program = hit if hit is not None else self._reads_of(expression)
+                slot = 2 * read_id + hide
+                fp = prints.get(slot)
+                if fp is None:
+                    fp = self._print(seen, slot, hide, make)
                 key = (expression, fp)
                 result = results.get(key)
                 if result is None:
-                    result = results[key] = self._evaluate(expression, seen)
+                    result = results[key] = self._evaluate(program, seen.as_seen(hide))
             except SelectorFailure as fail:
                 raise SelectorFailureAt(i, fail) from None
             if result is True:
@@ -276,11 +372,7 @@ class SelectorCache:
             raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
         return -1
 
-    def _evaluate(self, expression: str, device: Device) -> bool | str:
-        try:
-            program = self.cel.compile(expression, "stored")
-        except CelCompileError as err:
-            raise SelectorFailure(err.message, compile_error=True) from None
+    def _evaluate(self, program: Selector, device: Device) -> bool | str:
         self.evaluations += 1
         try:
             return bool(self.cel.matches(program, device))

@@ -99,3 +99,54 @@ def test_the_first_problem_of_an_invalid_pool_is_reported_in_check_order() -> No
     assert reason(slice_("a", [bad_use], count=2), slice_("c", [], count=2, sharedCounters=sets)) == (
         "counter set nope not found"
     )
+
+
+def _flat_world() -> list:
+    taint = {"key": "k", "value": "v", "effect": "NoSchedule"}
+    return [
+        slice_("a1", [dev("p0"), dev("p1"), dev("t0", taints=[taint])], pool="a", count=2),
+        slice_("a2", [dev("q0"), dev("q1")], pool="a", count=2),
+        slice_("b", [dev("m0", allowMultipleAllocations=True), dev("m1")], pool="b"),
+        slice_("c", [dev("i0")], pool="c", count=2),  # incomplete: candidates for "All" only
+        slice_("d", [dev("r0"), dev("r1"), dev("r2")], pool="d"),
+    ]
+
+
+def test_lazy_candidates_are_flatten_s() -> None:
+    """Flat makes a plain slice's candidates when asked for; what it makes, in any order of
+    asking, is what flatten makes at once (same positions, ids, taints, the same taints_of
+    calls in the same order), and by_pool is flatten's."""
+    from dractl.matcher import candidates as cm
+
+    pools = _gather(_flat_world())
+    asked: list[tuple[str, str]] = []
+
+    def taints_of(d: object) -> tuple:
+        asked.append(("flatten", d.name))  # type: ignore[attr-defined]
+        return ()
+
+    def taints_of_lazy(d: object) -> tuple:
+        asked.append(("flat", d.name))  # type: ignore[attr-defined]
+        return ()
+
+    for rules in (False, True):
+        asked.clear()
+        search, by_pool = cm.flatten(pools, taints_of, True, rules)
+        for order in (range(len(search)), reversed(range(len(search)))):
+            flat = cm.Flat(pools, taints_of_lazy, True, rules)
+            got = {i: flat.get(i) for i in order}
+            assert [_view(got[i]) for i in range(len(search))] == [_view(c) for c in search]
+            assert [_view(c) for c in flat.all()] == [_view(c) for c in search]
+            assert {k: [_view(c) for c in v] for k, v in flat.by_pool().items()} == {
+                k: [_view(c) for c in v] for k, v in by_pool.items()
+            }
+            assert flat.any_multi == any(c.allow_multi for c in search)
+        lazy_calls = [name for who, name in asked if who == "flat"]
+        eager_calls = [name for who, name in asked if who == "flatten"]
+        assert lazy_calls == eager_calls * 2
+
+
+def _view(c: object) -> tuple:
+    return tuple(
+        getattr(c, k) for k in ("idx", "id", "device", "slice", "pool", "taints", "allow_multi", "per_device")
+    )

@@ -9,7 +9,15 @@ from hypothesis import strategies as st
 
 from dractl.cel.cache import CelCache
 from dractl.errors import CelRuntimeError
-from dractl.matcher.selection import SelectorCache, SelectorFailure, SelectorFailureAt
+from dractl.matcher.selection import (
+    SelectorCache,
+    SelectorFailure,
+    SelectorFailureAt,
+    convert_print,
+    make_printer,
+    printer,
+    read_print,
+)
 from dractl.model.features import Features
 from dractl.model.objects import AttributeValue, Device, DeviceCapacity
 from dractl.model.quantity import Quantity
@@ -145,3 +153,27 @@ def test_first_false_is_matches_in_turn(devs: list[Device], exprs: list[str], hi
         except SelectorFailureAt as at:
             got = (at.index, at.failure.message, at.failure.compile_error)
         assert got == expected, (exprs, device)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(devices(), min_size=1, max_size=6), st.booleans())
+def test_a_printer_prints_as_read_print(devs: list[Device], hide: bool) -> None:
+    """The per-reads printer the cache builds once gives what ``read_print`` gives (its
+    TypeError is read_print's fall back to the device's id)."""
+    cel = CelCache()
+    reads_sets = {cel.compile(e).device_reads for e in EXPRESSIONS} - {None}
+    reads_sets |= {
+        frozenset({("capacity", "d", "mem"), ("attributes", "d", "n")}),
+        frozenset({("capacity",)}),
+    }
+    for reads in reads_sets:
+        assert reads is not None
+        make = make_printer(reads)
+        assert printer(reads) is printer(reads)
+        for device in devs:
+            base = convert_print(device)
+            try:
+                got = make(device, hide, base)
+            except TypeError:
+                got = ("id", id(device))
+            assert got == read_print(device, reads, hide, base), (reads, device)
