@@ -159,7 +159,7 @@ def _classify(
     cls = a.classes.get(req.device_class_name)
     if cls is None:
         return [], {}
-    found = _pools(sim, node)
+    found = sim.node_pools(node)
     if found is None:
         return [], {}
     usable: list[str] = []
@@ -176,25 +176,6 @@ def _classify(
                 elif check:
                     rejected[check].append(d.id)
     return usable, dict(rejected)
-
-
-def _pools(sim: Simulation, node: o.Node) -> list[Any] | None:
-    """The pools ``node`` reaches (None: gathering them failed), as the simulation's allocator
-    gathered them for its view of the node when it is not ``stable`` (which walks every slice
-    of the cluster instead), else gathered here."""
-    from dractl.matcher import pools
-    from dractl.matcher.requests import RequestError
-
-    a = sim.allocator
-    if not a.stable:
-        try:
-            return list(a.view(node).found)
-        except RequestError:
-            return None
-    try:
-        return pools.gather(a.on_node.get(node.meta.name, []) + a.shared, node, a.features, a.all_slices)
-    except pools.PoolError:
-        return None
 
 
 class _Left:

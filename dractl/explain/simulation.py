@@ -200,16 +200,28 @@ class Simulation:
         ``dractl availability`` counts free (:func:`dractl.matcher.free.count_free`: not in
         use, shared counters and capacity left, no NoSchedule/NoExecute taint, pool complete
         and valid).  Counted afresh on each call."""
-        from dractl.matcher import free, pools
+        from dractl.matcher import free
+
+        found = self.node_pools(self.nodes[name])
+        return 0 if found is None else free.count_free(self.allocator, found, name)
+
+    def node_pools(self, node: o.Node) -> list[Any] | None:
+        """The pools ``node`` reaches (None: gathering them failed), as the allocator gathered
+        them for its view of the node when it is not ``stable`` (which walks every slice of the
+        cluster instead), else gathered here."""
+        from dractl.matcher import pools
+        from dractl.matcher.requests import RequestError
 
         a = self.allocator
+        if not a.stable:
+            try:
+                return list(a.view(node).found)
+            except RequestError:
+                return None
         try:
-            found = pools.gather(
-                a.on_node.get(name, []), self.nodes[name], a.features, a.all_slices, stable=a.stable
-            )
+            return pools.gather(a.on_node.get(node.meta.name, []) + a.shared, node, a.features, a.all_slices)
         except pools.PoolError:
-            return 0
-        return free.count_free(a, found, name)
+            return None
 
     def run(self) -> list[Placement]:
         """Place copies until one fits nowhere (or ``max_copies``).  Returns the placements.
