@@ -81,7 +81,7 @@ class CounterIndex:
         for s in slices:
             pool = f"{s.driver}/{s.pool.name}"
             for cs in s.shared_counters:
-                self.totals[(pool, cs.name)] = {k: _whole(exact(q)) for k, q in cs.counters.items()}
+                self.totals[(pool, cs.name)] = {k: counters.whole(exact(q)) for k, q in cs.counters.items()}
 
 
 def match_attributes(claims: Iterable[o.ResourceClaim]) -> list[str]:
@@ -147,7 +147,6 @@ def stranded_counters(
     for key in sorted(taken_sets):
         cset = key[1]
         left = dict(index.totals.get(key, {}))
-        fitting: list[Uses] = []
         free_users: list[Uses] = []
         for i, used in index.users[key]:
             if i not in busy and i not in chosen:
@@ -161,10 +160,6 @@ def stranded_counters(
             if amount > 0 and not any(s == cset and k == counter for u in fitting for s, k, _ in u):
                 stranded += 1
     return stranded
-
-
-def _whole(v: Fraction) -> int | Fraction:
-    return v.numerator if v.denominator == 1 else v
 
 
 def largest_group(devices: Iterable[o.Device], attr: str, minus: AbstractSet[str]) -> int:
