@@ -8,7 +8,7 @@ tries combinations (not permutations) of devices within one request.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from operator import attrgetter
 
 from dractl.matcher.pools import Pool
@@ -63,25 +63,54 @@ def of_pool(
     pools: "All" requests look at those too).  ``rules`` False: no DeviceTaintRules apply,
     so a device without taints of its own has none (``taints_of`` is not asked)."""
     out: list[Candidate] = []
-    append = out.append
     prefix = f"{pool.driver}/{pool.name}/"
     idx = start
     for s in pool.slices:
         per_device = bool(s.per_device_node_selection)
-        devices = s.devices
-        if not rules and not (multi_allowed and any(map(_multi, devices))) and not any(map(_taints, devices)):
-            # the common slice: no taints, nothing multi-allocatable (one pass, no per-device tests)
-            out += [
-                Candidate(i, d, s, pool, (), False, prefix + d.name, per_device)
-                for i, d in enumerate(devices, idx)
-            ]
-            idx += len(devices)
-            continue
-        for d in devices:
-            multi = multi_allowed and d.allow_multiple_allocations is True
-            taints = taints_of(d) if rules or d.taints else ()
-            append(Candidate(idx, d, s, pool, taints, multi, prefix + d.name, per_device))
-            idx += 1
+        if _plain(s.devices, multi_allowed, rules):  # one pass, no per-device tests
+            out += _plain_cands(s.devices, idx, s, pool, prefix, per_device)
+        else:
+            out += _checked_cands(
+                s.devices, idx, s, pool, prefix, per_device, taints_of, multi_allowed, rules
+            )
+        idx += len(s.devices)
+    return out
+
+
+def _plain(devices: Sequence[Device], multi_allowed: bool, rules: bool) -> bool:
+    """Whether a slice's devices need no test of their own: no DeviceTaintRules apply, no
+    device has taints, none is multi-allocatable (the common slice)."""
+    return not rules and not (multi_allowed and any(map(_multi, devices))) and not any(map(_taints, devices))
+
+
+def _plain_cands(
+    devices: Sequence[Device], start: int, sl: ResourceSlice, pool: Pool, prefix: str, per_device: bool
+) -> list[Candidate]:
+    """The candidates of a :func:`_plain` slice's ``devices``, numbered from ``start``."""
+    return [
+        Candidate(i, d, sl, pool, (), False, prefix + d.name, per_device)
+        for i, d in enumerate(devices, start)
+    ]
+
+
+def _checked_cands(
+    devices: Sequence[Device],
+    start: int,
+    sl: ResourceSlice,
+    pool: Pool,
+    prefix: str,
+    per_device: bool,
+    taints_of: Callable[[Device], tuple[EffectiveTaint, ...]],
+    multi_allowed: bool,
+    rules: bool,
+) -> list[Candidate]:
+    """The candidates of any slice's ``devices``, numbered from ``start``: each device's taints
+    (``taints_of``, in device order) and whether it is multi-allocatable."""
+    out = []
+    for i, d in enumerate(devices, start):
+        multi = multi_allowed and d.allow_multiple_allocations is True
+        taints = taints_of(d) if rules or d.taints else ()
+        out.append(Candidate(i, d, sl, pool, taints, multi, prefix + d.name, per_device))
     return out
 
 
@@ -142,21 +171,15 @@ class Flat:
             for sl in pool.slices:
                 devices = sl.devices
                 per_device = bool(sl.per_device_node_selection)
-                if (
-                    not rules
-                    and not (multi_allowed and any(map(_multi, devices)))
-                    and not any(map(_taints, devices))
-                ):
+                if _plain(devices, multi_allowed, rules):
                     segments.append((len(cands), pool, sl, prefix, per_device))
                     cands += [None] * len(devices)
                     continue
-                for d in devices:
-                    multi = multi_allowed and d.allow_multiple_allocations is True
-                    any_multi = any_multi or multi
-                    taints = taints_of(d) if rules or d.taints else ()
-                    cands.append(
-                        Candidate(len(cands), d, sl, pool, taints, multi, prefix + d.name, per_device)
-                    )
+                made = _checked_cands(
+                    devices, len(cands), sl, pool, prefix, per_device, taints_of, multi_allowed, rules
+                )
+                any_multi = any_multi or any(c.allow_multi for c in made)
+                cands += made
         self.cands = cands
         self.any_multi = any_multi
         self._pools = (pools, unusable)
@@ -170,30 +193,28 @@ class Flat:
         hit = self.cands[idx]
         if hit is not None:
             return hit
-        start, pool, sl, prefix, per_device = self._segments[bisect_right(self._starts, idx) - 1]
+        segment = self._segments[bisect_right(self._starts, idx) - 1]
         # the next few too, in one comprehension: a scan that goes on asks for them next
-        devices = sl.devices
-        end = min(idx + _CHUNK, start + len(devices))
-        cands = self.cands
-        ahead = devices[idx - start : end - start]
-        cands[idx:end] = [
-            c or Candidate(i, d, sl, pool, (), False, prefix + d.name, per_device)
-            for i, d, c in zip(range(idx, end), ahead, cands[idx:end], strict=True)
-        ]
-        return cands[idx]  # type: ignore[return-value]  # made just now
+        self._fill(segment, idx, min(idx + _CHUNK, segment[0] + len(segment[2].devices)))
+        return self.cands[idx]  # type: ignore[return-value]  # made just now
 
     def all(self) -> list[Candidate]:
         """Every search candidate (the waiting ones made now), in search order."""
         if not self._made:
-            cands = self.cands
-            for start, pool, sl, prefix, per_device in self._segments:  # one pass per slice
-                end = start + len(sl.devices)
-                cands[start:end] = [
-                    c or Candidate(i, d, sl, pool, (), False, prefix + d.name, per_device)
-                    for i, d, c in zip(range(start, end), sl.devices, cands[start:end], strict=True)
-                ]
+            for segment in self._segments:  # one pass per slice
+                self._fill(segment, segment[0], segment[0] + len(segment[2].devices))
             self._made = True
         return self.cands  # type: ignore[return-value]  # no None left
+
+    def _fill(self, segment: tuple[int, Pool, ResourceSlice, str, bool], lo: int, hi: int) -> None:
+        """Make the waiting candidates at search positions ``lo``…``hi - 1`` of ``segment``
+        (a plain slice's run of positions); those already made stay."""
+        start, pool, sl, prefix, per_device = segment
+        cands = self.cands
+        cands[lo:hi] = [
+            c or Candidate(i, d, sl, pool, (), False, prefix + d.name, per_device)
+            for i, d, c in zip(range(lo, hi), sl.devices[lo - start : hi - start], cands[lo:hi], strict=True)
+        ]
 
     def by_pool(self) -> dict[str, list[Candidate]]:
         """Every pool's candidates by pool id, unusable pools included (as :func:`flatten`)."""
