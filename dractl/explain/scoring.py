@@ -1,7 +1,7 @@
 """The best-fit score: how much an allocation fragments what is left free (lower is better).
 
 One definition, used by ``explain-allocation --best-fit`` (ranking candidate device
-sets on the fitting nodes) and by ``capacity --best-fit`` (choosing the node for each
+sets on the fitting nodes) and by ``capacity --best-fit`` (choosing the node and the device set for each
 copy).  For a set of ``chosen`` device ids on top of the ``busy`` ones (already
 allocated), among the ``devices`` a node can reach, compared in this order:
 
