@@ -37,6 +37,8 @@ ORDERS = ("name", "most-free", "least-free")
 DEFAULT_MAX_COPIES = 100_000
 # Best fit scores the copy on at most this many nodes where it fits (in --order), per copy.
 BEST_FIT_NODES = 64
+# Best fit in name order drops the outdated entries of its heap when they outnumber the window.
+HEAP_SLACK = 256
 SHARE_ID_NAMESPACE = uuid.UUID("5f0c8a52-3c8e-4c59-9a43-6d7261637460")
 
 
@@ -428,6 +430,9 @@ class Simulation:
         w = self._window
         stamp = w.stamps[name] = w.stamps.get(name, 0) + 1
         heapq.heappush(w.heap, (score, self._pos[name], name, stamp))
+        if len(w.heap) > 4 * BEST_FIT_NODES + HEAP_SLACK:  # outdated entries: keep the current ones
+            w.heap = [e for e in w.heap if w.stamps.get(e[2]) == e[3] and e[2] not in self.dead]
+            heapq.heapify(w.heap)
         return True
 
     def _forget(self, names: Iterable[str] | None) -> None:

@@ -123,6 +123,7 @@ def worlds(draw: st.DrawFn) -> tuple[World, dict[str, Any]]:
 @pytest.fixture(autouse=True)
 def _small_window(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(simulation, "BEST_FIT_NODES", 2)
+    monkeypatch.setattr(simulation, "HEAP_SLACK", 0)  # outdated heap entries dropped often
 
 
 @settings(
