@@ -164,3 +164,58 @@ def test_the_stable_allocator_keeps_its_own_device_set_and_says_so() -> None:
         0,
     )
     assert "stable allocator" in doc["withinNodeNote"]
+
+
+def _partitions(pool: str, node_name: str | None, n: int) -> list[dict[str, Any]]:
+    """A GPU of ``n`` memory slices published as ``n`` 1-slice partitions (``node_name`` None:
+    network-attached, every node reaches it)."""
+    where: dict[str, Any] = {"nodeName": node_name} if node_name else {"allNodes": True}
+    ref = {"name": pool, "generation": 1, "resourceSliceCount": 2}
+    use = [{"counterSet": "g", "counters": {"mem": {"value": "1"}}}]
+    return [
+        {
+            "apiVersion": V1,
+            "kind": "ResourceSlice",
+            "metadata": {"name": f"{pool}-counters"},
+            "spec": {
+                "driver": DRIVER,
+                **where,
+                "pool": ref,
+                "sharedCounters": [{"name": "g", "counters": {"mem": {"value": str(n)}}}],
+            },
+        },
+        {
+            "apiVersion": V1,
+            "kind": "ResourceSlice",
+            "metadata": {"name": f"{pool}-devices"},
+            "spec": {
+                "driver": DRIVER,
+                **where,
+                "pool": ref,
+                "devices": [{"name": f"p{i}", "consumesCounters": use} for i in range(n)],
+            },
+        },
+    ]
+
+
+def test_best_fit_is_advice_fewer_fresh_counter_sets_may_place_fewer_copies() -> None:
+    """The score's limit, said in the output's label (advice): nodes a and b each have a GPU of
+    one slice; a network-attached GPU of two slices is reached by both.  A copy asks for any 2
+    partitions.  First fit: a's and one network slice, then b's and the other: 2 copies.  Best
+    fit prefers starting one fresh counter set to two (freshCounterSets) and takes both
+    network slices for the first copy: the local slices are left without a partner, 1 copy."""
+    w = world(
+        device_class("gpu", f"device.driver == '{DRIVER}'"),
+        node("a"),
+        node("b"),
+        *_partitions("a", "a", 1),
+        *_partitions("b", "b", 1),
+        *_partitions("net", None, 2),
+    )
+    r = capacity(w, _spec(claim("ask", count=2)), CapacityOptions(features=FEATURES, best_fit=True))
+    assert r.best_fit is not None
+    assert (r.best_fit.first_fit, r.best_fit.best_fit, r.to_dict()["bestFit"]["gain"]) == (2, 1, -1)
+    assert [p.devices for p in r.placements] == [
+        (f"{DRIVER}/a/p0", f"{DRIVER}/net/p0"),
+        (f"{DRIVER}/b/p0", f"{DRIVER}/net/p1"),
+    ]
