@@ -210,7 +210,14 @@ class Allocator:
             view = self.view(node)
         except RequestError:
             return []
-        return [c.id for c in view.flat.all()]
+        # Flat's order (usable pools, their slices, their devices), without making candidates
+        return [
+            f"{p.driver}/{p.name}/{d.name}"
+            for p in view.found
+            if not (p.incomplete or p.invalid)
+            for s in p.slices
+            for d in s.devices
+        ]
 
     @property
     def state(self) -> _State:
@@ -458,7 +465,7 @@ class _Run:
         placer = self._placer(found)
         reqs = self._prepare(found, by_pool, placer)
         order = self.order
-        if order is not None and (len(order) != len(flat.all()) or set(order) != set(range(len(order)))):
+        if order is not None and (len(order) != len(flat.cands) or set(order) != set(range(len(order)))):
             raise ValueError("order must be a permutation of the node's candidate positions")
         pruner = (
             Pruner.build(

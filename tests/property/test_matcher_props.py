@@ -329,6 +329,7 @@ def test_a_candidate_order_is_a_pure_reordering(
     own = a.allocate(inputs.node, inputs.claims, trace=False)
     ids = a.candidate_ids(inputs.node)
     assert sorted(ids) == sorted(f"driver-a/p/{d['name']}" for d in devs)
+    assert ids == [c.id for c in a.view(inputs.node).flat.all()]  # the positions order refers to
     order = data.draw(st.permutations(range(len(ids))))
     alt = a.allocate(inputs.node, inputs.claims, trace=False, order=order)
     assert alt.status == own.status
