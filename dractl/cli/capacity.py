@@ -80,8 +80,9 @@ def capacity(
         "--best-fit",
         help="Also count with fragmentation-aware placement (advice): each copy on the node, of the "
         "first 64 where it fits, whose allocation scores best by explain-allocation --best-fit's score. "
-        "Within a node the allocator's device set is kept (explain-allocation --best-fit also ranks "
-        "other device sets of a node; per copy that costs too much, and the output says so).",
+        "Within a node, the best-scoring of the allocator's device set and those its search finds with "
+        "the candidates in up to three best-fit orders (bounded, not explain-allocation --best-fit's "
+        "ranking of every device set; the output says so).",
     ),
     max_copies: int = typer.Option(
         100_000,

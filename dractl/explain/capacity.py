@@ -74,7 +74,11 @@ def capacity(world: World, spec: TargetSpec, options: CapacityOptions) -> Capaci
         better = Simulation(world, shape, options, best_fit=True)
         better.run()
         comparison = BestFitComparison(
-            first_fit=sim.copies, best_fit=better.copies, nodes=tuple(better.per_node(free=False))
+            first_fit=sim.copies,
+            best_fit=better.copies,
+            nodes=tuple(better.per_node(free=False)),
+            reordered=better.reordered,
+            within_node="ranked" if better.ranks_within_node else "allocator",
         )
     return CapacityReport(
         target=target.name,

@@ -21,12 +21,19 @@ from dractl.errors import EXIT_FINDINGS, EXIT_OK, bounded, bounded_all
 API_VERSION = "dractl/v1alpha1"
 KIND = "CapacityReport"
 ADVICE = "advice: a fragmentation-aware placement, not what kube-scheduler does"
-# What capacity --best-fit chooses within a node (see BestFitComparison).
-WITHIN_NODE = (
-    "within a node the allocator's own device set: explain-allocation --best-fit also ranks other "
-    "device sets of a node, capacity does not, as verifying one costs ~2 ms and a node holds dozens "
-    "(hours for tens of thousands of copies)"
-)
+# What capacity --best-fit chooses within a node (see BestFitComparison): method -> note.
+WITHIN_NODE = {
+    "ranked": (
+        "within a node the best-scoring of the allocator's own device set and those its search finds "
+        "with the candidates in up to three best-fit orders (devices of partly used counter sets first, "
+        "the matchAttribute group with the fewest free devices that fits first, both): bounded orderings, "
+        "not explain-allocation --best-fit's ranking of every device set"
+    ),
+    "allocator": (
+        "within a node the allocator's own device set: the stable allocator searches every slice of "
+        "the cluster on each node, so capacity does not rank other device sets there"
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,14 +154,20 @@ class Unbounded:
 
 @dataclass(frozen=True, slots=True)
 class BestFitComparison:
-    """The same simulation with explain's best-fit score choosing the node (advice): for each
-    copy, the best-scoring of the first 64 nodes where it fits, each scored on the device set
-    the allocator chooses there.  Unlike explain-allocation --best-fit, no other device set of a
-    node is enumerated (``withinNode``: ``allocator``; said in the output, :data:`WITHIN_NODE`)."""
+    """The same simulation with explain's best-fit score choosing the node and the device set
+    (advice): for each copy, the best-scoring of the first 64 nodes where it fits, each scored
+    on the best of the device sets the allocator's search finds there in its own order and in a
+    few best-fit orders (``withinNode``: ``ranked``, :data:`WITHIN_NODE`;
+    :mod:`dractl.explain.orderings`): bounded, unlike explain-allocation --best-fit, which
+    ranks every device set of a node; ``allocator``: the allocator's own set, for the stable
+    allocator, whose search walks every slice of the cluster).  ``reordered``: the copies
+    placed on a device set of a best-fit order (it scored better than the allocator's own)."""
 
     first_fit: int
     best_fit: int
     nodes: tuple[NodeCapacity, ...] = ()
+    reordered: int = 0
+    within_node: str = "ranked"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -162,8 +175,9 @@ class BestFitComparison:
             "firstFit": self.first_fit,
             "bestFit": self.best_fit,
             "gain": self.best_fit - self.first_fit,
-            "withinNode": "allocator",
-            "withinNodeNote": WITHIN_NODE,
+            "withinNode": self.within_node,
+            "withinNodeNote": WITHIN_NODE[self.within_node],
+            "reorderedCopies": self.reordered,
             "nodes": [{"name": n.name, "copies": n.copies} for n in self.nodes if n.copies],
         }
 

@@ -1,7 +1,7 @@
 """The best-fit score: how much an allocation fragments what is left free (lower is better).
 
 One definition, used by ``explain-allocation --best-fit`` (ranking candidate device
-sets on the fitting nodes) and by ``capacity --best-fit`` (choosing the node for each
+sets on the fitting nodes) and by ``capacity --best-fit`` (choosing the node and the device set for each
 copy).  For a set of ``chosen`` device ids on top of the ``busy`` ones (already
 allocated), among the ``devices`` a node can reach, compared in this order:
 
@@ -43,11 +43,70 @@ def score(
     slices and devices, kept by a caller that scores them again and again (None: built here)."""
     if index is None:
         index = CounterIndex(slices, devices)
-    return (
-        fresh_counter_sets(devices, busy, chosen, index),
-        group_loss(devices, busy, chosen, match_attributes),
-        stranded_counters(slices, devices, busy, chosen, index),
-    )
+    fresh, stranded = counter_parts(busy, chosen, index)
+    return (fresh, group_loss(devices, busy, chosen, match_attributes), stranded)
+
+
+def counter_parts(busy: AbstractSet[str], chosen: AbstractSet[str], index: CounterIndex) -> tuple[int, int]:
+    """(:func:`fresh_counter_sets`, :func:`stranded_counters`) of the devices ``index`` was
+    built from, in one pass over its counter sets (a capacity --best-fit run scores tens of
+    thousands of placements): per set, whether a busy and whether a chosen device uses it
+    (fresh: chosen only; neither: the set is skipped), what is left after both, and the
+    counters with some left that no free device of the set both fits in and uses.  What a set
+    has left after its busy users, and its stranded counters without chosen ones, are kept in
+    ``index`` for the busy users they were computed for (a set no chosen device uses is
+    answered from there while they stay the same)."""
+    fresh = stranded = 0
+    kept = index.kept
+    for key, ids, users in index.by_set():
+        mine = busy & ids
+        by_chosen = not chosen.isdisjoint(ids)
+        if not mine:
+            if not by_chosen:
+                continue
+            fresh += 1
+        hit = kept.get(key)
+        if hit is None or hit[0] != mine:
+            left = dict(index.totals.get(key, {}))
+            for i, use in users:
+                if i in mine:
+                    _take(left, use)
+            hit = kept[key] = (mine, left, _stranded(left, users, mine, frozenset()))
+        if not by_chosen:
+            stranded += hit[2]
+            continue
+        left = dict(hit[1])
+        for i, use in users:
+            if i in chosen and i not in mine:
+                _take(left, use)
+        stranded += _stranded(left, users, mine, chosen)
+    return fresh, stranded
+
+
+def _take(left: dict[str, int | Fraction], use: tuple[tuple[str, int | Fraction], ...]) -> None:
+    for name, amount in use:
+        if name in left:
+            left[name] = left[name] - amount
+
+
+def _stranded(
+    left: Mapping[str, int | Fraction],
+    users: Sequence[tuple[str, tuple[tuple[str, int | Fraction], ...]]],
+    busy: AbstractSet[str],
+    chosen: AbstractSet[str],
+) -> int:
+    """The counters with some ``left`` that no free user (neither busy nor chosen) both fits
+    in and uses (stopping at the first free users that cover them all)."""
+    need = [name for name, amount in left.items() if amount > 0]
+    if not need:
+        return 0
+    for i, use in users:
+        if i in busy or i in chosen or not all(a <= left.get(k, 0) for k, a in use):
+            continue
+        need = [name for name in need if not any(name == k for k, _ in use)]
+        if not need:
+            return 0
+    return len(need)
 
 
 class CounterIndex:
@@ -56,7 +115,7 @@ class CounterIndex:
     totals (the last slice naming it wins, as :func:`counters_left`).  ``uses_of``: a
     device's consumption (:func:`dractl.matcher.counters.uses`, or a cache of it)."""
 
-    __slots__ = ("sets_of", "totals", "users")
+    __slots__ = ("_by_set", "_parts", "kept", "sets_of", "totals", "users")
 
     def __init__(
         self,
@@ -82,6 +141,46 @@ class CounterIndex:
             pool = f"{s.driver}/{s.pool.name}"
             for cs in s.shared_counters:
                 self.totals[(pool, cs.name)] = {k: counters.whole(exact(q)) for k, q in cs.counters.items()}
+        self._parts: dict[str, tuple[tuple[tuple[str, str], ...], list[Part]]] | None = None
+        self._by_set: list[SetUsers] | None = None
+        # (pool, set) -> (its busy users, what it has left after them, its stranded counters
+        # then): see counter_parts
+        self.kept: dict[tuple[str, str], tuple[AbstractSet[str], dict[str, int | Fraction], int]] = {}
+
+    def by_set(self) -> list[SetUsers]:
+        """:attr:`users` per set as (set, its users' ids, (id, the user's consumption of that
+        set only, as (counter, amount) pairs)) (made on the first call)."""
+        if self._by_set is None:
+            self._by_set = [
+                (
+                    key,
+                    frozenset(i for i, _ in users),
+                    [(i, tuple((k, a) for s, k, a in used if s == key[1])) for i, used in users],
+                )
+                for key, users in self.users.items()
+            ]
+        return self._by_set
+
+    def parts(self) -> dict[str, tuple[tuple[tuple[str, str], ...], list[Part]]]:
+        """Device id -> (its (pool, set) pairs, its consumption as ((pool, set), counter,
+        amount, the set's total of the counter) for the counters its sets declare), for
+        devices with counters (made on the first call)."""
+        if self._parts is None:
+            uses = {i: used for users in self.users.values() for i, used in users}
+            self._parts = {}
+            for i, keys in self.sets_of:
+                pool = keys[0][0]
+                mine: list[Part] = []
+                for set_name, name, amount in uses[i]:
+                    total = self.totals.get((pool, set_name), {}).get(name)
+                    if total is not None:
+                        mine.append(((pool, set_name), name, amount, total))
+                self._parts[i] = (keys, mine)
+        return self._parts
+
+
+SetUsers = tuple[tuple[str, str], frozenset[str], list[tuple[str, tuple[tuple[str, "int | Fraction"], ...]]]]
+Part = tuple[tuple[str, str], str, "int | Fraction", "int | Fraction"]
 
 
 def match_attributes(claims: Iterable[o.ResourceClaim]) -> list[str]:

@@ -172,12 +172,24 @@ class Allocator:
         trace: bool = True,
         max_steps: int | None = None,
         allocated: AllocatedState | None = None,
+        order: Sequence[int] | None = None,
     ) -> NodeOutcome:
         """Allocate ``claims`` together on ``node``; see :class:`NodeOutcome`.
         ``allocated`` replaces the Allocator's allocated state for this call (capacity
-        simulations: one Allocator, a growing state, see :meth:`AllocatedState.add`)."""
+        simulations: one Allocator, a growing state, see :meth:`AllocatedState.add`).
+
+        ``order`` (advice only, never what Kubernetes does; None: the allocator's own order):
+        a permutation of the positions of :meth:`candidate_ids` for ``node``, the order in
+        which every device slot tries candidates.  A pure reordering: every check runs as
+        always, so an ``allocated`` answer is a valid allocation, and the search stays
+        complete (it fits exactly where the allocator's own order fits, unless an error is
+        met on a device the own order never reached); only which solution is found first
+        changes (capacity --best-fit).  Raises ValueError when it is not a permutation."""
         fresh = allocated is not None and allocated is not self.allocated
         state = _State(allocated, self.stable) if fresh and allocated is not None else self._state
+        if order is not None:  # no shared answers: they were found in the allocator's order
+            self._asked = True
+            return _Run(self, node, claims, Recorder(trace), max_steps, state, order).outcome()
         if self._shapes is not None and not trace and node is not None and self._asked:
             shape, pools = self._shapes.shape(node)
             if shape is not None and self._shapes.untouched(node.meta.name, state, shape, pools, self._state):
@@ -189,6 +201,23 @@ class Allocator:
                 return outcome
         self._asked = True  # from the next call on, nodes may share answers
         return _Run(self, node, claims, Recorder(trace), max_steps, state).outcome()
+
+    def candidate_ids(self, node: Node | None) -> list[str]:
+        """The ids (``driver/pool/device``) of the devices the search tries on ``node``, in the
+        allocator's order: what the positions of ``allocate(order=...)`` refer to ([] when
+        gathering the node's pools fails)."""
+        try:
+            view = self.view(node)
+        except RequestError:
+            return []
+        # Flat's order (usable pools, their slices, their devices), without making candidates
+        return [
+            f"{p.driver}/{p.name}/{d.name}"
+            for p in view.found
+            if not (p.incomplete or p.invalid)
+            for s in p.slices
+            for d in s.devices
+        ]
 
     @property
     def state(self) -> _State:
@@ -371,8 +400,10 @@ class _Run:
         recorder: Recorder,
         max_steps: int | None,
         state: _State,
+        order: Sequence[int] | None = None,
     ) -> None:
         self.a = owner
+        self.order = order
         self.state = state
         self.f = owner.features
         self.node = node
@@ -433,13 +464,19 @@ class _Run:
             self.seen_ids = view.ids()
         placer = self._placer(found)
         reqs = self._prepare(found, by_pool, placer)
+        order = self.order
+        if order is not None and (len(order) != len(flat.cands) or set(order) != set(range(len(order)))):
+            raise ValueError("order must be a permutation of the node's candidate positions")
         pruner = (
-            Pruner.build(reqs, flat.all, placer, self.f, self.selectable, any_multi=view.any_multi)
+            Pruner.build(
+                reqs, flat.all, placer, self.f, self.selectable, any_multi=view.any_multi, order=order
+            )
             if reqs
             else None
         )
-        skips = view.skips if self.state is self.a._state and not self.rec.enabled else None
-        self.search = Search(reqs, flat, placer, pruner, self.max_steps, skips)
+        plain = order is None and self.state is self.a._state and not self.rec.enabled
+        skips = view.skips if plain else None
+        self.search = Search(reqs, flat, placer, pruner, self.max_steps, skips, order)
         needed, old = _stack_needed(reqs), sys.getrecursionlimit()
         if needed > old:
             sys.setrecursionlimit(needed)

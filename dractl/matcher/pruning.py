@@ -24,7 +24,7 @@ uses admin access, firstAvailable or "All", and no device is multi-allocatable.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -57,8 +57,10 @@ class Pruner:
         placer: Placer,
         features: Features,
         selectable: Callable[[Req, Candidate], Verdict],
+        order: Sequence[int] | None = None,
     ) -> None:
         self.reqs = reqs
+        self.order = order  # the search's candidate order (None: positions); starts are ranks in it
         self._cands = cands  # every candidate, made when the pruner activates
         self.cands: list[Candidate] = []
         self.placer = placer
@@ -83,9 +85,11 @@ class Pruner:
         selectable: Callable[[Req, Candidate], Verdict],
         *,
         any_multi: bool | None = None,
+        order: Sequence[int] | None = None,
     ) -> Pruner | None:
         """A pruner when the problem qualifies, else None.  ``any_multi``: whether some
-        candidate is multi-allocatable, when the caller knows (else it is looked up)."""
+        candidate is multi-allocatable, when the caller knows (else it is looked up);
+        ``order``: the search's candidate order (see :class:`~dractl.matcher.search.Search`)."""
         if any_multi if any_multi is not None else any(c.allow_multi for c in cands()):
             return None
         for claim in reqs:
@@ -93,7 +97,7 @@ class Pruner:
                 e = entries[0]
                 if len(entries) != 1 or e.parent is not None or e.admin or e.all_devices is not None:
                     return None
-        return cls(reqs, cands, placer, features, selectable)
+        return cls(reqs, cands, placer, features, selectable, order)
 
     # ------------------------------------------------------------ activation
 
@@ -112,7 +116,16 @@ class Pruner:
         finally:
             rec.enabled = enabled
         self.groups = [self._groups(ci) for ci in range(len(self.reqs))]
-        self.tail_masks = [((1 << len(self.cands)) - 1) ^ ((1 << i) - 1) for i in range(len(self.cands) + 1)]
+        if self.order is None:
+            self.tail_masks = [
+                ((1 << len(self.cands)) - 1) ^ ((1 << i) - 1) for i in range(len(self.cands) + 1)
+            ]
+        else:  # the candidates at rank i or later of the order
+            masks, acc = [0] * (len(self.order) + 1), 0
+            for rank in range(len(self.order) - 1, -1, -1):
+                acc |= 1 << self.order[rank]
+                masks[rank] = acc
+            self.tail_masks = masks
         self.doomed = any(not self._claim_ok(ci, 0, 0, 0, fresh=True) for ci in range(len(self.reqs)))
 
     def _static_mask(self, req: Req) -> int:

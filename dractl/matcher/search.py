@@ -13,6 +13,7 @@ may try a smaller subrequest).  Fatal problems raise ``RequestError``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dractl.matcher.api import RESULTS_MAX_SIZE, Reason
@@ -41,6 +42,7 @@ class Search:
         pruner: Pruner | None,
         max_steps: int | None,
         skips: dict[int, int] | None = None,
+        order: Sequence[int] | None = None,
     ) -> None:
         self.reqs = reqs
         self.cands = cands.cands  # None: not made yet (``self.make``)
@@ -54,6 +56,11 @@ class Search:
         # with those verdicts: committed (the state only grows) or rejected by their selectors.
         # Given only when that holds for the whole call (the Allocator's own state, no trace).
         self.skips = skips
+        # the positions of the candidates in the order slots try them (None: position order;
+        # see Allocator.allocate); "start" is then a rank in it
+        self.order = order
+        if order is not None:
+            self._scan = self._scan_ordered  # type: ignore[method-assign]
 
     def allocate_one(self, ci: int, ri: int, si: int, di: int, in_sub: bool, start: int) -> int:
         self.steps += 1
@@ -155,6 +162,36 @@ class Search:
                 continue
             code = self.allocate_one(
                 req.claim_index, req.request_index, req.sub_index, di + 1, in_sub, idx + 1
+            )
+            if code == DONE:
+                return DONE
+            undo()
+            if code == EXCEEDED:
+                return EXCEEDED
+        return FAIL
+
+    def _scan_ordered(self, req: Req, di: int, in_sub: bool, start: int) -> int:
+        """:meth:`_scan` over the candidates in :attr:`order` from rank ``start`` on (the later
+        slots of the request try only higher ranks: combinations, as in position order).  The
+        same checks, through :meth:`Placer.precheck` (no skips: they count positions)."""
+        placer, order = self.placer, self.order
+        assert order is not None
+        cands, make = self.cands, self.make
+        # the in-use part of precheck, inline (as in _scan): devices in use are most of a busy node
+        quick = not req.admin and not placer.rec.enabled
+        committed, allocating = placer.committed, placer.allocating
+        for rank in range(start, len(order)):
+            idx = order[rank]
+            cand = cands[idx] or make(idx)
+            if quick and (cand.id in committed or allocating.get(cand.id)):
+                continue
+            if not placer.precheck(req, cand):
+                continue
+            undo = placer.place(req, cand, must=False)
+            if undo is None:
+                continue
+            code = self.allocate_one(
+                req.claim_index, req.request_index, req.sub_index, di + 1, in_sub, rank + 1
             )
             if code == DONE:
                 return DONE

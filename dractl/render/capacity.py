@@ -64,6 +64,11 @@ def _write(report: Any, console: Any, *, wide: bool) -> None:
             f"best fit ({bf['label']}): {_copies(bf['bestFit'])}; first fit: {_copies(bf['firstFit'])}",
             f"  ({bf['withinNodeNote']})",
         ]
+        if bf["reorderedCopies"]:
+            moved = _copies(bf["reorderedCopies"])
+            out.append(
+                f"  {moved} got the device set of a best-fit order, not the allocator's own, on their node"
+            )
     out += [f"note: {n}" for n in d["notes"]]
     basis = d["context"].get("featureGateBasis")
     if basis:

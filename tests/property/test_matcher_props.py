@@ -299,3 +299,48 @@ def test_a_reused_allocator_answers_like_a_fresh_one(
             break
         reused.commit(got.results)
         state = state.add(got.results)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(devs=devices(), raw_claims=claims(), busy_bits=st.integers(0, 127), data=st.data())
+def test_a_candidate_order_is_a_pure_reordering(
+    devs: list[dict[str, Any]], raw_claims: list[dict[str, Any]], busy_bits: int, data: st.DataObject
+) -> None:
+    """``allocate(order=...)`` (capacity --best-fit): the search stays complete (it fits exactly
+    where the allocator's own order fits), every answer satisfies every rule, the identity
+    order answers as no order, and the pruner (which then counts ranks) changes no answer."""
+    busy = [
+        d["name"]
+        for i, d in enumerate(devs)
+        if busy_bits >> i & 1 and "allowMultipleAllocations" not in d and "consumesCounters" not in d
+    ]
+    inputs = _world(devs, raw_claims, busy)
+
+    def allocator() -> Allocator:
+        return Allocator(
+            inputs.device_classes,
+            inputs.slices,
+            FEATURES,
+            allocated=inputs.allocated,
+            share_ids=lambda: FIXED_SHARE_ID,
+        )
+
+    a = allocator()
+    own = a.allocate(inputs.node, inputs.claims, trace=False)
+    ids = a.candidate_ids(inputs.node)
+    assert sorted(ids) == sorted(f"driver-a/p/{d['name']}" for d in devs)
+    assert ids == [c.id for c in a.view(inputs.node).flat.all()]  # the positions order refers to
+    order = data.draw(st.permutations(range(len(ids))))
+    alt = a.allocate(inputs.node, inputs.claims, trace=False, order=order)
+    assert alt.status == own.status
+    if alt.status == "allocated":
+        _check_invariants(inputs, devs, alt)
+    same = a.allocate(inputs.node, inputs.claims, trace=False, order=list(range(len(ids))))
+    assert (same.status, same.results_dicts()) == (own.status, own.results_dicts())
+    saved = pruning.ACTIVATE_AFTER
+    try:
+        pruning.ACTIVATE_AFTER = 1
+        pruned = allocator().allocate(inputs.node, inputs.claims, trace=False, order=order)
+    finally:
+        pruning.ACTIVATE_AFTER = saved
+    assert (pruned.status, pruned.results_dicts()) == (alt.status, alt.results_dicts())

@@ -100,5 +100,15 @@ def test_indexed_score_equals_its_plain_definition(
     case: tuple[list[Any], dict[str, Any], set[str], set[str]],
 ) -> None:
     slices, devices, busy, chosen = case
-    got = scoring.score(slices, devices, busy, chosen, [])
-    assert got == (_plain_fresh(devices, busy, chosen), 0, _plain_stranded(slices, devices, busy, chosen))
+    want = (_plain_fresh(devices, busy, chosen), 0, _plain_stranded(slices, devices, busy, chosen))
+    assert scoring.score(slices, devices, busy, chosen, []) == want
+    index = scoring.CounterIndex(slices, devices)
+    assert scoring.score(slices, devices, busy, chosen, [], index) == want
+    assert scoring.score(slices, devices, busy, chosen, [], index) == want  # from what the index kept
+    # one index scoring other states in turn (what it keeps per set is for the busy devices seen)
+    for b, c in ((chosen, busy), (busy | chosen, set()), (set(), busy), (busy, chosen)):
+        plain = (_plain_fresh(devices, b, c), 0, _plain_stranded(slices, devices, b, c))
+        assert scoring.score(slices, devices, b, c, [], index) == plain
+    # the two parts written separately (explain's definitions) agree with the one pass
+    assert scoring.fresh_counter_sets(devices, busy, chosen, index) == want[0]
+    assert scoring.stranded_counters(slices, devices, busy, chosen, index) == want[2]

@@ -309,7 +309,7 @@ def test_best_fit_is_advice_and_never_worse_here() -> None:
     assert r.best_fit.first_fit == r.copies == 2
     assert r.best_fit.best_fit >= 2
     assert "advice" in r.best_fit.to_dict()["label"]
-    assert r.best_fit.to_dict()["withinNode"] == "allocator"  # said, not silently narrower than explain
+    assert r.best_fit.to_dict()["withinNode"] == "ranked"  # said: bounded orderings, not explain's ranking
 
 
 def test_inputs_are_not_mutated_and_json_is_stable() -> None:

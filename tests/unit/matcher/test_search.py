@@ -7,7 +7,7 @@ import copy
 import pytest
 from matcher_builders import ALL, claim, dev, device_class, devices_of, node, req, run, slice_
 
-from dractl.matcher import AllocatedState, Reason
+from dractl.matcher import AllocatedState, Allocator, Reason
 from dractl.model.features import Features
 
 TWO = [slice_("s1", [dev("d1"), dev("d2")])]
@@ -281,3 +281,37 @@ def test_deep_searches_do_not_hit_the_recursion_limit(monkeypatch: pytest.Monkey
     outcome = run(slices, [claim(f"c{i}", req("r", count=32)) for i in range(12)])
     assert outcome.status == "allocated" and len(outcome.results) == 12
     assert set_limits and set_limits[0] > 1000 and set_limits[-1] == 1000
+
+
+def _allocator(slices: list, allocated: AllocatedState | None = None) -> Allocator:
+    return Allocator([device_class()], slices, ALL, allocated=allocated)
+
+
+def test_a_candidate_order_changes_only_which_devices_are_tried_first() -> None:
+    slices = [slice_("s1", [dev("d1"), dev("d2"), dev("d3")])]
+    two = [claim("c", req("r", count=2))]
+    a = _allocator(slices)
+    assert a.candidate_ids(node()) == ["driver-a/pool-1/d1", "driver-a/pool-1/d2", "driver-a/pool-1/d3"]
+    assert devices_of(a.allocate(node(), two)) == [["d1", "d2"]]
+    assert devices_of(a.allocate(node(), two, order=[2, 0, 1])) == [["d3", "d1"]]
+    assert devices_of(a.allocate(node(), two, order=[0, 1, 2])) == [["d1", "d2"]]
+    # devices in use are skipped in any order; too few left fail in any order
+    busy = _allocator(slices, AllocatedState(devices=frozenset({"driver-a/pool-1/d3"})))
+    assert devices_of(busy.allocate(node(), two, order=[2, 1, 0])) == [["d2", "d1"]]
+    three = [claim("c", req("r", count=3))]
+    assert busy.allocate(node(), three, order=[2, 1, 0]).status == "unallocatable"
+
+
+def test_a_candidate_order_keeps_constraints_and_counters() -> None:
+    devs = [dev("a1", attrs={"numa": 0}), dev("b1", attrs={"numa": 1}), dev("b2", attrs={"numa": 1})]
+    c = claim("c", req("r", count=2), constraints=[{"matchAttribute": "driver-a/numa"}])
+    a = _allocator([slice_("s1", devs)])
+    # a1 first: no second device with numa 0, so the search moves on to the b pair
+    assert devices_of(a.allocate(node(), [c], order=[0, 2, 1])) == [["b2", "b1"]]
+
+
+@pytest.mark.parametrize("order", [[0], [0, 0, 1], [0, 1, 3]])
+def test_a_candidate_order_must_be_a_permutation(order: list[int]) -> None:
+    a = _allocator([slice_("s1", [dev("d1"), dev("d2"), dev("d3")])])
+    with pytest.raises(ValueError, match="permutation"):
+        a.allocate(node(), [claim("c", req("r"))], order=order)
