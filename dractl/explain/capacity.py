@@ -36,7 +36,6 @@ from dractl.explain.capacity_report import (
 from dractl.explain.engine import ExplainOptions, TargetSpec, explain, resolve
 from dractl.explain.fragmentation import fragmentation
 from dractl.explain.simulation import (  # noqa: F401 - the engine's public names
-    BEST_FIT_NODES,
     DEFAULT_MAX_COPIES,
     ORDERS,
     SHARE_ID_NAMESPACE,
@@ -45,6 +44,7 @@ from dractl.explain.simulation import (  # noqa: F401 - the engine's public name
     Simulation,
     renamed,
 )
+from dractl.explain.simulation_bestfit import BEST_FIT_NODES  # noqa: F401 - a public name
 from dractl.explain.whatif import apply
 from dractl.io.world import World
 from dractl.matcher.api import AllocatedState

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dractl.explain import simulation
+from dractl.explain import simulation_bestfit
 from dractl.explain.capacity import CapacityOptions, Shape, Simulation
 from dractl.explain.engine import TargetSpec, resolve
 from dractl.explain.whatif import WhatIf
@@ -122,8 +122,8 @@ def worlds(draw: st.DrawFn) -> tuple[World, dict[str, Any]]:
 
 @pytest.fixture(autouse=True)
 def _small_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(simulation, "BEST_FIT_NODES", 2)
-    monkeypatch.setattr(simulation, "HEAP_SLACK", 0)  # outdated heap entries dropped often
+    monkeypatch.setattr(simulation_bestfit, "BEST_FIT_NODES", 2)
+    monkeypatch.setattr(simulation_bestfit, "HEAP_SLACK", 0)  # outdated heap entries dropped often
 
 
 @settings(
