@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
+from itertools import compress
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dractl.errors import CelCompileError, CelRuntimeError
@@ -139,11 +141,19 @@ def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V |
 def convert_print(device: Device) -> Hashable:
     """The driver, and what decides whether the device converts for CEL at all (unknown
     attributes, version attributes): part of every print."""
-    versions = [(k, a.value) for k, a in device.attributes.items() if a.kind in _VERSION_KINDS]
-    return (device.driver, device.unknown_attributes, tuple(versions) if versions else ())
+    attrs = device.attributes
+    values = attrs.values()
+    # the version attributes' (name, value) in order, in C-level passes (no Python loop)
+    versions = tuple(
+        compress(zip(attrs, map(_value, values), strict=True), map(_IS_VERSION, map(_kind, values)))
+    )
+    return (device.driver, device.unknown_attributes, versions)
 
 
 _VERSION_KINDS = frozenset({"version", "versions"})
+_IS_VERSION = _VERSION_KINDS.__contains__
+_kind = attrgetter("kind")
+_value = attrgetter("value")
 Printer = Callable[[Device, bool, Hashable], Hashable]
 _Step = Callable[[Device, bool], Hashable]
 
@@ -167,6 +177,10 @@ def make_printer(reads: DeviceReads) -> Printer:
     base)`` (raises TypeError where ``read_print`` falls back to the device's id)."""
     if reads == _DRIVER_ONLY:
         return _driver_only
+    if len(reads) == 1:
+        (r,) = reads
+        if len(r) == 3 and r[0] in ("attributes", "capacity"):
+            return _one_entry(reads, r[0] == "attributes", r[1], r[2])
     steps = [step for r in (sorted(reads) if len(reads) > 1 else reads) if (step := _step(r)) is not None]
     if len(steps) == 1:
         (only,) = steps
@@ -186,6 +200,36 @@ def make_printer(reads: DeviceReads) -> Printer:
     return many
 
 
+def _one_entry(reads: DeviceReads, attributes: bool, domain: str, name: str) -> Printer:
+    """The printer of an expression that reads one attribute or capacity entry (the common
+    selector): :func:`_step`'s entry and the key in one function."""
+    qualified = f"{domain}/{name}"
+
+    def one_entry(device: Device, hide: bool, base: Hashable) -> Hashable:
+        items: Mapping[str, Any] = device.attributes if attributes else device.capacity
+        e = items.get(qualified)
+        if domain == device.driver:
+            s = items.get(name)
+            if s is not None:
+                if e is not None:  # both spellings: every entry in order
+                    part: Hashable = tuple((k, repr(v)) for k, v in items.items() if k in (qualified, name))
+                    key = (reads, base, part)
+                    hash(key)
+                    return key
+                e = s
+        if e is None:
+            return (reads, base, None)
+        key = (
+            reads,
+            base,
+            (e.kind, e.value) if attributes else (e.value.unscaled, e.value.scale, e.value.format),
+        )
+        hash(key)
+        return key
+
+    return one_entry
+
+
 def _driver_only(device: Device, hide: bool, base: Hashable) -> Hashable:
     """The print of an expression that reads the driver only (what every print holds)."""
     key = (_DRIVER_ONLY, base)
@@ -203,7 +247,7 @@ class _Seen:
     def __init__(self, device: Device, base: int) -> None:
         self.device = device
         self.base = base
-        self.prints: dict[int, int] = {}
+        self.prints: dict[int, Hashable] = {}
         self.hidden: Device | None = None
 
     def as_seen(self, hide: bool) -> Device:
@@ -268,8 +312,8 @@ class SelectorCache:
         self.features = features
         self.cel = cel if cel is not None else default_cel_cache()
         self.hide_multi = hide_multi
-        self._results: dict[tuple[str, int], bool | str] = {}
-        self._print_ids: dict[Hashable, int] = {}  # print -> small int (cheap cache keys)
+        self._results: dict[tuple[str, Hashable], bool | str] = {}
+        self._print_ids: dict[Hashable, int] = {}  # base print, fingerprint -> small int
         self._devices: dict[int, _Seen] = {}  # id(device) -> its prints
         # expression -> (id of its reads, its printer (None: the whole device), its program)
         self._reads: dict[str, tuple[int, Printer | None, Selector]] = {}
@@ -299,28 +343,31 @@ class SelectorCache:
         hit = self._devices.get(id(device))
         if hit is not None and hit.device is device:
             return hit
+        ids = self._print_ids
         key = convert_print(device)
         try:
-            hash(key)
+            base = ids.setdefault(key, len(ids))
         except TypeError:  # an odd attribute value: don't share results for this device
-            key = ("id", id(device))
-        hit = self._devices[id(device)] = _Seen(device, self._print_ids.setdefault(key, len(self._print_ids)))
+            base = ids.setdefault(("id", id(device)), len(ids))
+        hit = self._devices[id(device)] = _Seen(device, base)
         return hit
 
-    def _print(self, seen: _Seen, slot: int, hide: bool, make: Printer | None) -> int:
-        """The print id of ``seen``'s device for the reads of ``slot`` (computed once)."""
+    def _print(self, seen: _Seen, slot: int, hide: bool, make: Printer | None) -> Hashable:
+        """The print of ``seen``'s device for the reads of ``slot`` (computed once): what results
+        are keyed by, with the expression (the whole :func:`fingerprint` is interned to an int)."""
         device = seen.device
         if make is None:
+            ids = self._print_ids
             key = fingerprint(device, hide)
+            fp: Hashable = ids.setdefault(key, len(ids))
         elif make is _driver_only:  # the base print is the whole print
-            seen.prints[slot] = seen.base
-            return seen.base
+            fp = seen.base
         else:
             try:
-                key = make(device, hide, seen.base)
+                fp = make(device, hide, seen.base)
             except TypeError:  # an odd attribute value: don't share results for this device
-                key = ("id", id(device))
-        fp = seen.prints[slot] = self._print_ids.setdefault(key, len(self._print_ids))
+                fp = ("id", id(device))
+        seen.prints[slot] = fp
         return fp
 
     def matches(self, expression: str, device: Device, *, hide_multi: bool | None = None) -> bool:
@@ -374,7 +421,7 @@ class SelectorCache:
 
     def _evaluate(self, program: Selector, device: Device) -> bool | str:
         self.evaluations += 1
-        try:
-            return bool(self.cel.matches(program, device))
+        try:  # CelCache.matches, without its two calls
+            return bool(program.evaluate(device, activations=self.cel.activations)[0])
         except CelRuntimeError as err:
             return err.message
