@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from itertools import chain
-from operator import attrgetter, methodcaller
 
 from dractl.matcher.pools import CounterSets, Pool, RawSets, exact
 from dractl.model.objects import Device
@@ -87,10 +85,7 @@ class Left:
         left.amounts = {}
         left.negative = 0
         left._pending = pool.counter_totals
-        if (
-            min(map(_unscaled, chain.from_iterable(map(_values, pool.counter_totals.values()))), default=0)
-            < 0
-        ):
+        if _any_negative(pool.counter_totals):
             left._complete()
         return left
 
@@ -145,8 +140,12 @@ class Left:
         return out
 
 
-_unscaled = attrgetter("unscaled")
-_values = methodcaller("values")
+def _any_negative(totals: RawSets) -> bool:
+    for counters in totals.values():
+        for q in counters.values():
+            if q.unscaled < 0:
+                return True
+    return False
 
 
 class _Ledger:

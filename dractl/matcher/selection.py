@@ -22,8 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
-from itertools import compress
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dractl.errors import CelCompileError, CelRuntimeError
@@ -141,19 +139,11 @@ def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V |
 def convert_print(device: Device) -> Hashable:
     """The driver, and what decides whether the device converts for CEL at all (unknown
     attributes, version attributes): part of every print."""
-    attrs = device.attributes
-    values = attrs.values()
-    # the version attributes' (name, value) in order, in C-level passes (no Python loop)
-    versions = tuple(
-        compress(zip(attrs, map(_value, values), strict=True), map(_IS_VERSION, map(_kind, values)))
-    )
-    return (device.driver, device.unknown_attributes, versions)
+    versions = [(k, a.value) for k, a in device.attributes.items() if a.kind in _VERSION_KINDS]
+    return (device.driver, device.unknown_attributes, tuple(versions) if versions else ())
 
 
 _VERSION_KINDS = frozenset({"version", "versions"})
-_IS_VERSION = _VERSION_KINDS.__contains__
-_kind = attrgetter("kind")
-_value = attrgetter("value")
 Printer = Callable[[Device, bool, Hashable], Hashable]
 _Step = Callable[[Device, bool], Hashable]
 
