@@ -80,7 +80,12 @@ def of_pool(
 def _plain(devices: Sequence[Device], multi_allowed: bool, rules: bool) -> bool:
     """Whether a slice's devices need no test of their own: no DeviceTaintRules apply, no
     device has taints, none is multi-allocatable (the common slice)."""
-    return not rules and not (multi_allowed and any(map(_multi, devices))) and not any(map(_taints, devices))
+    if rules:
+        return False
+    for d in devices:  # noqa: SIM110 - one loop: ~2x any() over attrgetter maps (Python 3.11)
+        if d.taints or (multi_allowed and d.allow_multiple_allocations):
+            return False
+    return True
 
 
 def _plain_cands(
@@ -114,9 +119,7 @@ def _checked_cands(
     return out
 
 
-_multi = attrgetter("allow_multiple_allocations")
 _policy = attrgetter("request_policy")
-_taints = attrgetter("taints")
 
 
 def flatten(
