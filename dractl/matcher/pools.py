@@ -53,6 +53,9 @@ class Pool:
     # counter set -> counter -> its total as declared (see ``counter_sets``)
     counter_totals: RawSets = field(default_factory=dict)
     has_binding: bool = False  # a device of ``slices`` has binding conditions
+    # id(slice of ``slices``) -> TAINTED | MULTI: whether a device of it has taints of its own,
+    # or allows multiple allocations (what candidates.Flat asks of each slice)
+    slice_flags: dict[int, int] = field(default_factory=dict)
     _exact: CounterSets | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -186,8 +189,8 @@ def _build(
     duplicate = bad = None
     if len({d.name for d in devices}) != len(devices):
         duplicate = _first_duplicate(devices)
-    binding = _any_binding(devices)
-    if partitionable and not _uses_known(devices, sets):
+    binding, known = _scan(device_slices, sets, partitionable, pool.slice_flags)
+    if not known:
         bad = next(filter(None, (_bad_use(sets, d) for d in devices)), None)
     problem = duplicate
     if problem is None and partitionable:
@@ -201,27 +204,37 @@ def _build(
     return pool
 
 
-def _any_binding(devices: Sequence[Device]) -> bool:
-    for d in devices:  # noqa: SIM110 - a loop is ~2x any() over a generator here
-        if d.binding_conditions:
-            return True
-    return False
+TAINTED, MULTI = 1, 2
 
 
-def _uses_known(devices: Sequence[Device], sets: RawSets) -> bool:
-    """Whether every counter the devices consume is in ``sets`` (a device that shares its
-    predecessor's consumption list, as a fleet's drivers do, is not checked again)."""
+def _scan(
+    slices: Sequence[ResourceSlice], sets: RawSets, partitionable: bool, flags: dict[int, int]
+) -> tuple[bool, bool]:
+    """One loop over the slices' devices: (whether one has binding conditions, whether every
+    counter they consume is in ``sets`` (``partitionable`` only)); fills ``flags`` per slice
+    (see ``Pool.slice_flags``).  A device that shares its predecessor's consumption list, as a
+    fleet's drivers do, is not checked again."""
+    binding, known = False, True
     last: object = None
-    for d in devices:
-        uses = d.consumes_counters
-        if uses is last:
-            continue
-        last = uses
-        for use in uses:
-            counters = sets.get(use.counter_set)
-            if counters is None or not use.counters.keys() <= counters.keys():
-                return False
-    return True
+    for s in slices:
+        f = 0
+        for d in s.devices:
+            if d.binding_conditions:
+                binding = True
+            if d.taints:
+                f |= TAINTED
+            if d.allow_multiple_allocations:
+                f |= MULTI
+            uses = d.consumes_counters
+            if uses and uses is not last and partitionable and known:
+                last = uses
+                for use in uses:
+                    counters = sets.get(use.counter_set)
+                    if counters is None or not use.counters.keys() <= counters.keys():
+                        known = False
+                        break
+        flags[id(s)] = f
+    return binding, known
 
 
 def _first_duplicate(devices: Sequence[Device]) -> str:

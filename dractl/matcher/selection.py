@@ -382,31 +382,31 @@ class SelectorCache:
         """The index of the first of ``expressions`` that is false on ``device``, -1 when all
         are true: :meth:`matches` in turn, in one call (the allocator's hot path).  Raises
         :class:`SelectorFailureAt` (the index, and the failure :meth:`matches` raises)."""
-        hide = self.hide_multi
-        reads_of, results = self._reads, self._results
         seen = self._devices.get(id(device))
         if seen is None or seen.device is not device:
             seen = self._seen_of(device)
-        prints = seen.prints
+        hide = self.hide_multi
+        reads_of, results, prints = self._reads, self._results, seen.prints
         for i, expression in enumerate(expressions):
-            try:
-                hit = reads_of.get(expression)
-                read_id, make, program = hit if hit is not None else self._reads_of(expression)
-                slot = 2 * read_id + hide
-                fp = prints.get(slot)
-                if fp is None:
-                    fp = self._print(seen, slot, hide, make)
-                key = (expression, fp)
-                result = results.get(key)
-                if result is None:
-                    result = results[key] = self._evaluate(program, seen.as_seen(hide))
-            except SelectorFailure as fail:
-                raise SelectorFailureAt(i, fail) from None
-            if result is True:
-                continue
-            if result is False:
-                return i
-            raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
+            hit = reads_of.get(expression)
+            if hit is None:
+                try:
+                    hit = self._reads_of(expression)
+                except SelectorFailure as fail:
+                    raise SelectorFailureAt(i, fail) from None
+            read_id, make, program = hit
+            slot = 2 * read_id + hide
+            fp = prints.get(slot)
+            if fp is None:
+                fp = self._print(seen, slot, hide, make)
+            key = (expression, fp)
+            result = results.get(key)
+            if result is None:
+                result = results[key] = self._evaluate(program, seen.as_seen(hide))
+            if result is not True:
+                if result is False:
+                    return i
+                raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
         return -1
 
     def _evaluate(self, program: Selector, device: Device) -> bool | str:
