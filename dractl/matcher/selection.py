@@ -383,8 +383,9 @@ class SelectorCache:
         are true: :meth:`matches` in turn, in one call (the allocator's hot path).  Raises
         :class:`SelectorFailureAt` (the index, and the failure :meth:`matches` raises)."""
         seen = self._devices.get(id(device))
-        if seen is None or seen.device is not device:
-            seen = self._seen_of(device)
+        fresh = False
+        if seen is None or seen.device is not device:  # its first selectors: no print known yet
+            seen, fresh = self._seen_of(device), True
         hide = self.hide_multi
         reads_of, results, prints = self._reads, self._results, seen.prints
         for i, expression in enumerate(expressions):
@@ -396,9 +397,13 @@ class SelectorCache:
                     raise SelectorFailureAt(i, fail) from None
             read_id, make, program = hit
             slot = 2 * read_id + hide
-            fp = prints.get(slot)
-            if fp is None:
-                fp = self._print(seen, slot, hide, make)
+            fp: Hashable
+            if make is _driver_only:  # the base print is the whole print
+                fp = seen.base
+            else:
+                fp = None if fresh else prints.get(slot)
+                if fp is None:
+                    fp = self._print(seen, slot, hide, make)
             key = (expression, fp)
             result = results.get(key)
             if result is None:
