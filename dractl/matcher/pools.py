@@ -230,8 +230,13 @@ def _scan(
                 last = uses
                 for use in uses:
                     counters = sets.get(use.counter_set)
-                    if counters is None or not use.counters.keys() <= counters.keys():
+                    if counters is None:
                         known = False
+                        break
+                    for counter in use.counters:
+                        if counter not in counters:
+                            known = False
+                    if not known:
                         break
         flags[id(s)] = f
     return binding, known
