@@ -94,9 +94,20 @@ def gather(
             (binding if not stable and pool.has_binding else plain).append(pool)
     if stable:
         return plain
-    plain.sort(key=lambda p: (p.driver, p.name))
-    binding.sort(key=lambda p: (p.driver, p.name))
+    if len(plain) > 1:
+        plain.sort(key=_pool_order)
+    if not binding:
+        return plain
+    binding.sort(key=_pool_order)
     return plain + binding
+
+
+def _pool_order(p: Pool) -> tuple[str, str]:
+    return p.driver, p.name
+
+
+def _slice_name(s: ResourceSlice) -> str:
+    return s.meta.name
 
 
 def _relevant(s: ResourceSlice, node: Node | None, features: Features, stable: bool) -> bool:
@@ -160,7 +171,7 @@ def _build(
     stable: bool,
 ) -> Pool:
     if not stable and len(members) > 1:
-        members = sorted(members, key=lambda s: s.meta.name)
+        members = sorted(members, key=_slice_name)
     partitionable = features.partitionable_devices
     if partitionable and any(s.shared_counters for s in members):
         counter_slices = [s for s in members if s.shared_counters]
