@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from dractl.cel.activation import DeviceActivationCache, DeviceConversionError, convert
+from dractl.cel.activation import (
+    ATTRIBUTES,
+    CAPACITY,
+    WHOLE,
+    DeviceActivationCache,
+    DeviceConversionError,
+    convert,
+)
 from dractl.cel.cost import estimate
 from dractl.cel.env import MAX_COST, CompileFailure, compile_ast, env_spec
 from dractl.cel.limits import deep_recursion
@@ -51,6 +58,7 @@ class Selector:
 
     __slots__ = (
         "_deep",
+        "_parts",
         "_program",
         "activations",
         "device_reads",
@@ -77,6 +85,7 @@ class Selector:
         self.expression = expression
         self.device_reads = device_reads
         """What the expression reads of ``device`` (see :func:`device_reads`); None: anything."""
+        self._parts = parts_read(device_reads)
         self.env = env
         self._program = program
         self._deep = deep
@@ -95,7 +104,7 @@ class Selector:
         """(matches, actual cost); raises CelRuntimeError."""
         cache = activations if activations is not None else self.activations
         try:
-            dev = cache.get(device) if cache is not None else convert(device)
+            dev = cache.get(device, self._parts) if cache is not None else convert(device, self._parts)
         except DeviceConversionError as e:
             raise CelRuntimeError(e.message) from None
         st = State({"device": dev}, cost_limit)
@@ -243,6 +252,20 @@ def device_reads(ast: Any) -> DeviceReads | None:
     except (_AnyRead, RecursionError):
         return None
     return frozenset(out)
+
+
+def parts_read(reads: DeviceReads | None) -> int:
+    """What of the device :func:`dractl.cel.activation.convert` must build for a program with
+    these reads: the attributes map, the capacity map, or (None: any read) the whole device."""
+    if reads is None:
+        return WHOLE
+    parts = 0
+    for r in reads:
+        if r[0] == "attributes":
+            parts |= ATTRIBUTES
+        elif r[0] == "capacity":
+            parts |= CAPACITY
+    return parts
 
 
 def build(

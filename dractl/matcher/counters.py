@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from dractl.matcher.pools import CounterSets, Pool, exact
+from dractl.matcher.pools import CounterSets, Pool, RawSets, exact
 from dractl.model.objects import Device
 from dractl.model.quantity import Quantity
 
@@ -58,9 +58,14 @@ def whole(v: Fraction) -> int | Fraction:
 class Left:
     """What a pool name's counter sets have left, in the form reservations read it: the
     exact amount per (counter set, counter), ints where whole numbers, and how many are
-    negative (over-committed: then no device of the pool fits)."""
+    negative (over-committed: then no device of the pool fits).
 
-    __slots__ = ("amounts", "negative")
+    From :meth:`totals`, a counter set's amounts are made when the set is first read
+    (:meth:`fill`): an allocation that tries one device of a node with many counter sets
+    reads one of them.  ``amounts`` then holds only the sets read so far; :meth:`take` and
+    :meth:`sets` see every set."""
+
+    __slots__ = ("_pending", "amounts", "negative")
 
     def __init__(self, available: CounterSets) -> None:
         self.amounts: dict[tuple[str, str], int | Fraction] = {
@@ -69,23 +74,54 @@ class Left:
             for name, v in counters.items()
         }
         self.negative = sum(1 for v in self.amounts.values() if v < 0)
+        self._pending: RawSets | None = None
 
     @classmethod
     def totals(cls, pool: Pool) -> Left:
         """What is left when nothing is allocated: ``Left(pool.counter_sets)``, from the
-        declared quantities without a Fraction each (totals are never negative)."""
+        declared quantities without a Fraction each, each set when first read (a negative
+        total, which over-commits the pool from the start, makes them all at once)."""
         left = cls.__new__(cls)
-        left.amounts = {
+        left.amounts = {}
+        left.negative = 0
+        left._pending = pool.counter_totals
+        if _any_negative(pool.counter_totals):
+            left._complete()
+        return left
+
+    def fill(self, key: tuple[str, str]) -> int | Fraction | None:
+        """``amounts[key]``, or None when the pool name's sets have no such counter: a set
+        :meth:`totals` has not made yet is made now."""
+        pending = self._pending
+        if pending is None:
+            return None
+        set_name = key[0]
+        counters = pending.get(set_name)
+        if counters is None or (set_name, next(iter(counters), "")) in self.amounts:
+            return None  # no such set, or made already (it lacks the counter)
+        amounts = self.amounts
+        for name, q in counters.items():
+            amounts[(set_name, name)] = amount(q)
+        return amounts.get(key)
+
+    def _complete(self) -> None:
+        """Make every set :meth:`totals` left for later, in declared order (read-only until
+        then: the amounts made so far are the totals)."""
+        pending = self._pending
+        if pending is None:
+            return
+        self._pending = None
+        self.amounts = {
             (set_name, name): amount(q)
-            for set_name, counters in pool.counter_totals.items()
+            for set_name, counters in pending.items()
             for name, q in counters.items()
         }
-        left.negative = sum(1 for v in left.amounts.values() if v < 0)
-        return left
+        self.negative = sum(1 for v in self.amounts.values() if v < 0)
 
     def take(self, used: Uses) -> None:
         """Take a newly allocated device's consumption (counters the sets lack are ignored,
         as :func:`available` ignores them)."""
+        self._complete()
         amounts = self.amounts
         for set_name, name, amount in used:
             key = (set_name, name)
@@ -97,10 +133,19 @@ class Left:
 
     def sets(self) -> CounterSets:
         """The same as :func:`available` returns."""
+        self._complete()
         out: CounterSets = {}
         for (set_name, name), v in self.amounts.items():
             out.setdefault(set_name, {})[name] = Fraction(v)
         return out
+
+
+def _any_negative(totals: RawSets) -> bool:
+    for counters in totals.values():
+        for q in counters.values():
+            if q.unscaled < 0:
+                return True
+    return False
 
 
 class _Ledger:
@@ -108,10 +153,11 @@ class _Ledger:
     allocations (``left``, read only), what in-flight devices take (``taken``), and how many
     counters are over (``left < taken``): a reservation succeeds when none is."""
 
-    __slots__ = ("left", "over", "taken")
+    __slots__ = ("fill", "left", "over", "taken")
 
     def __init__(self, left: Left) -> None:
         self.left = left.amounts
+        self.fill = left.fill  # a set of ``left`` not made yet (see Left.totals)
         self.taken: dict[tuple[str, str], int | Fraction] = {}
         self.over = left.negative
 
@@ -164,7 +210,9 @@ class CounterBook:
             after = taken[key] = before + amount if sign > 0 else before - amount
             have = left.get(key)
             if have is None:
-                continue  # not a counter of this pool name's sets: never checked
+                have = book.fill(key)
+                if have is None:
+                    continue  # not a counter of this pool name's sets: never checked
             was_over, is_over = have < before, have < after
             if was_over != is_over:
                 book.over += 1 if is_over else -1

@@ -412,6 +412,7 @@ class _Run:
         self.rec = recorder
         self.max_steps = max_steps
         self.search: Search | None = None
+        self.first_false = owner.selectors.first_false
         self.seen_ids: frozenset[str] | set[str] = frozenset()
         self.view: _View
 
@@ -584,39 +585,51 @@ class _Run:
 
     def selectable(self, req: Req, cand: Candidate) -> Verdict:
         """Class selectors, request selectors, per-device node selection (cached)."""
-        if cand.device.binding_conditions and not self.f.device_binding_and_status:
+        device = cand.device
+        if device.binding_conditions and not self.f.device_binding_and_status:
             return Reason.BINDING_CONDITIONS_DISABLED, "DRADeviceBindingConditions is off"
-        hit = req.selectable.get(cand.idx)
-        if hit is None:
-            hit = self._selectable(req, cand)
-            req.selectable[cand.idx] = hit
-        return hit
-
-    def _selectable(self, req: Req, cand: Candidate) -> Verdict:
-        cls = req.device_class
+        verdicts = req.selectable
+        hit = verdicts.get(cand.idx)
+        if hit is not None:
+            return hit
         # the class's selectors, then the request's, in one call
-        n = len(cls.selectors)
-        both = cls.selectors + req.selectors if req.selectors else cls.selectors
+        both = req.all_selectors
+        if both is None:
+            cls_selectors = req.device_class.selectors
+            both = req.all_selectors = cls_selectors + req.selectors if req.selectors else cls_selectors
         if both:
             try:
-                i = self.a.selectors.first_false(both, cand.device)
+                i = self.first_false(both, device)
             except SelectorFailureAt as at:
-                if at.index < n:
-                    expr = cls.selectors[at.index]
-                    raise self._failed(
-                        at.failure, expr, at.index, req, cand, f"class {cls.meta.name}"
-                    ) from None
-                j = at.index - n
-                raise self._failed(
-                    at.failure, req.selectors[j], j, req, cand, f"claim {claim_ref(req.claim)}"
-                ) from None
-            if i >= n:
-                return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i - n}: {req.selectors[i - n]}"
+                raise self._failed_at(at, req, cand) from None
             if i >= 0:
-                return Reason.CLASS_SELECTOR_FALSE, f"class {cls.meta.name} selector #{i}: {cls.selectors[i]}"
-        if cand.per_device and not self._node_ok(cand.device):
-            return Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}"
-        return True
+                hit = verdicts[cand.idx] = self._rejected(req, i)
+                return hit
+        if cand.per_device and not self._node_ok(device):
+            hit = (Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}")
+        else:
+            hit = True
+        verdicts[cand.idx] = hit
+        return hit
+
+    @staticmethod
+    def _rejected(req: Req, i: int) -> Verdict:
+        """The verdict of selector ``i`` of the class's then the request's selectors being false."""
+        cls = req.device_class
+        n = len(cls.selectors)
+        if i >= n:
+            return Reason.REQUEST_SELECTOR_FALSE, f"selector #{i - n}: {req.selectors[i - n]}"
+        return Reason.CLASS_SELECTOR_FALSE, f"class {cls.meta.name} selector #{i}: {cls.selectors[i]}"
+
+    def _failed_at(self, at: SelectorFailureAt, req: Req, cand: Candidate) -> RequestError:
+        cls = req.device_class
+        n = len(cls.selectors)
+        if at.index < n:
+            return self._failed(
+                at.failure, cls.selectors[at.index], at.index, req, cand, f"class {cls.meta.name}"
+            )
+        j = at.index - n
+        return self._failed(at.failure, req.selectors[j], j, req, cand, f"claim {claim_ref(req.claim)}")
 
     def _failed(
         self, fail: SelectorFailure, expr: str, i: int, req: Req, cand: Candidate, owner: str

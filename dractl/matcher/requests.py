@@ -65,6 +65,8 @@ class Req:
     all_devices: list[Candidate] | None = None
     # per candidate index: the cached selector verdict
     selectable: dict[int, Verdict] = field(default_factory=dict)
+    # the class's selectors then the request's (made on first use)
+    all_selectors: tuple[str, ...] | None = None
 
     @property
     def full_name(self) -> str:

@@ -167,6 +167,10 @@ def make_printer(reads: DeviceReads) -> Printer:
     base)`` (raises TypeError where ``read_print`` falls back to the device's id)."""
     if reads == _DRIVER_ONLY:
         return _driver_only
+    if len(reads) == 1:
+        (r,) = reads
+        if len(r) == 3 and r[0] in ("attributes", "capacity"):
+            return _one_entry(reads, r[0] == "attributes", r[1], r[2])
     steps = [step for r in (sorted(reads) if len(reads) > 1 else reads) if (step := _step(r)) is not None]
     if len(steps) == 1:
         (only,) = steps
@@ -186,6 +190,36 @@ def make_printer(reads: DeviceReads) -> Printer:
     return many
 
 
+def _one_entry(reads: DeviceReads, attributes: bool, domain: str, name: str) -> Printer:
+    """The printer of an expression that reads one attribute or capacity entry (the common
+    selector): :func:`_step`'s entry and the key in one function."""
+    qualified = f"{domain}/{name}"
+
+    def one_entry(device: Device, hide: bool, base: Hashable) -> Hashable:
+        items: Mapping[str, Any] = device.attributes if attributes else device.capacity
+        e = items.get(qualified)
+        if domain == device.driver:
+            s = items.get(name)
+            if s is not None:
+                if e is not None:  # both spellings: every entry in order
+                    part: Hashable = tuple((k, repr(v)) for k, v in items.items() if k in (qualified, name))
+                    key = (reads, base, part)
+                    hash(key)
+                    return key
+                e = s
+        if e is None:
+            return (reads, base, None)
+        key = (
+            reads,
+            base,
+            (e.kind, e.value) if attributes else (e.value.unscaled, e.value.scale, e.value.format),
+        )
+        hash(key)
+        return key
+
+    return one_entry
+
+
 def _driver_only(device: Device, hide: bool, base: Hashable) -> Hashable:
     """The print of an expression that reads the driver only (what every print holds)."""
     key = (_DRIVER_ONLY, base)
@@ -203,7 +237,7 @@ class _Seen:
     def __init__(self, device: Device, base: int) -> None:
         self.device = device
         self.base = base
-        self.prints: dict[int, int] = {}
+        self.prints: dict[int, Hashable] = {}
         self.hidden: Device | None = None
 
     def as_seen(self, hide: bool) -> Device:
@@ -268,8 +302,8 @@ class SelectorCache:
         self.features = features
         self.cel = cel if cel is not None else default_cel_cache()
         self.hide_multi = hide_multi
-        self._results: dict[tuple[str, int], bool | str] = {}
-        self._print_ids: dict[Hashable, int] = {}  # print -> small int (cheap cache keys)
+        self._results: dict[tuple[str, Hashable], bool | str] = {}
+        self._print_ids: dict[Hashable, int] = {}  # base print, fingerprint -> small int
         self._devices: dict[int, _Seen] = {}  # id(device) -> its prints
         # expression -> (id of its reads, its printer (None: the whole device), its program)
         self._reads: dict[str, tuple[int, Printer | None, Selector]] = {}
@@ -299,28 +333,31 @@ class SelectorCache:
         hit = self._devices.get(id(device))
         if hit is not None and hit.device is device:
             return hit
+        ids = self._print_ids
         key = convert_print(device)
         try:
-            hash(key)
+            base = ids.setdefault(key, len(ids))
         except TypeError:  # an odd attribute value: don't share results for this device
-            key = ("id", id(device))
-        hit = self._devices[id(device)] = _Seen(device, self._print_ids.setdefault(key, len(self._print_ids)))
+            base = ids.setdefault(("id", id(device)), len(ids))
+        hit = self._devices[id(device)] = _Seen(device, base)
         return hit
 
-    def _print(self, seen: _Seen, slot: int, hide: bool, make: Printer | None) -> int:
-        """The print id of ``seen``'s device for the reads of ``slot`` (computed once)."""
+    def _print(self, seen: _Seen, slot: int, hide: bool, make: Printer | None) -> Hashable:
+        """The print of ``seen``'s device for the reads of ``slot`` (computed once): what results
+        are keyed by, with the expression (the whole :func:`fingerprint` is interned to an int)."""
         device = seen.device
         if make is None:
+            ids = self._print_ids
             key = fingerprint(device, hide)
+            fp: Hashable = ids.setdefault(key, len(ids))
         elif make is _driver_only:  # the base print is the whole print
-            seen.prints[slot] = seen.base
-            return seen.base
+            fp = seen.base
         else:
             try:
-                key = make(device, hide, seen.base)
+                fp = make(device, hide, seen.base)
             except TypeError:  # an odd attribute value: don't share results for this device
-                key = ("id", id(device))
-        fp = seen.prints[slot] = self._print_ids.setdefault(key, len(self._print_ids))
+                fp = ("id", id(device))
+        seen.prints[slot] = fp
         return fp
 
     def matches(self, expression: str, device: Device, *, hide_multi: bool | None = None) -> bool:
@@ -345,36 +382,41 @@ class SelectorCache:
         """The index of the first of ``expressions`` that is false on ``device``, -1 when all
         are true: :meth:`matches` in turn, in one call (the allocator's hot path).  Raises
         :class:`SelectorFailureAt` (the index, and the failure :meth:`matches` raises)."""
-        hide = self.hide_multi
-        reads_of, results = self._reads, self._results
         seen = self._devices.get(id(device))
-        if seen is None or seen.device is not device:
-            seen = self._seen_of(device)
-        prints = seen.prints
+        fresh = False
+        if seen is None or seen.device is not device:  # its first selectors: no print known yet
+            seen, fresh = self._seen_of(device), True
+        hide = self.hide_multi
+        reads_of, results, prints = self._reads, self._results, seen.prints
         for i, expression in enumerate(expressions):
-            try:
-                hit = reads_of.get(expression)
-                read_id, make, program = hit if hit is not None else self._reads_of(expression)
-                slot = 2 * read_id + hide
-                fp = prints.get(slot)
+            hit = reads_of.get(expression)
+            if hit is None:
+                try:
+                    hit = self._reads_of(expression)
+                except SelectorFailure as fail:
+                    raise SelectorFailureAt(i, fail) from None
+            read_id, make, program = hit
+            slot = 2 * read_id + hide
+            fp: Hashable
+            if make is _driver_only:  # the base print is the whole print
+                fp = seen.base
+            else:
+                fp = None if fresh else prints.get(slot)
                 if fp is None:
                     fp = self._print(seen, slot, hide, make)
-                key = (expression, fp)
-                result = results.get(key)
-                if result is None:
-                    result = results[key] = self._evaluate(program, seen.as_seen(hide))
-            except SelectorFailure as fail:
-                raise SelectorFailureAt(i, fail) from None
-            if result is True:
-                continue
-            if result is False:
-                return i
-            raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
+            key = (expression, fp)
+            result = results.get(key)
+            if result is None:
+                result = results[key] = self._evaluate(program, seen.as_seen(hide))
+            if result is not True:
+                if result is False:
+                    return i
+                raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
         return -1
 
     def _evaluate(self, program: Selector, device: Device) -> bool | str:
         self.evaluations += 1
-        try:
-            return bool(self.cel.matches(program, device))
+        try:  # CelCache.matches, without its two calls
+            return bool(program.evaluate(device, activations=self.cel.activations)[0])
         except CelRuntimeError as err:
             return err.message

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from dractl.matcher.counters import uses
-from dractl.matcher.pools import exact
+from dractl.matcher.counters import Left, uses
+from dractl.matcher.pools import Pool, exact
 from dractl.model import objects as o
 from dractl.model.quantity import Quantity
 
@@ -22,3 +22,30 @@ def test_uses_are_exact_and_ints_where_whole(text: str) -> None:
     assert amount == exact(q)
     whole = exact(q).denominator == 1
     assert type(amount) is (int if whole else Fraction)
+
+
+def _pool_with_sets(*totals: str) -> Pool:
+    sets = {
+        f"set-{i}": {"mem": Quantity.parse(t), "compute": Quantity.parse("7")} for i, t in enumerate(totals)
+    }
+    return Pool("d", "p", counter_totals=sets)
+
+
+@pytest.mark.parametrize("totals", [("80Gi", "40Gi", "1.5"), ("80Gi", "-1", "3")])
+def test_totals_made_per_set_read_as_the_whole_left(totals: tuple[str, ...]) -> None:
+    """``Left.totals`` makes a counter set when it is first read: every read, ``take`` and
+    ``sets`` answer as the eager ``Left`` of the pool's exact totals."""
+    pool = _pool_with_sets(*totals)
+    eager = Left(pool.counter_sets)
+    lazy = Left.totals(pool)
+    assert lazy.negative == eager.negative
+    for key in [("set-1", "mem"), ("set-1", "none"), ("nope", "mem"), ("set-0", "compute")]:
+        got = lazy.amounts.get(key)
+        if got is None:
+            got = lazy.fill(key)
+        assert got == eager.amounts.get(key), key
+    lazy.take((("set-2", "mem", 1),))
+    eager.take((("set-2", "mem", 1),))
+    assert lazy.amounts == eager.amounts and list(lazy.amounts) == list(eager.amounts)
+    assert lazy.negative == eager.negative
+    assert Left.totals(pool).sets() == Left(pool.counter_sets).sets()
