@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dractl.cluster.jsondecode import REFUSED, fast
 from dractl.cluster.kubeconfig import Connection
 from dractl.errors import ClusterError
 
@@ -355,10 +356,12 @@ def _retry_after(reply: Reply) -> float | None:
 
 
 def json_loads(body: bytes | str) -> Any:
-    """``json.loads``; a body nested too deeply for the decoder (a hostile server) is a
-    ValueError like any other body that is not JSON, never a RecursionError."""
+    """``json.loads`` (msgspec's where it is the same: :mod:`dractl.cluster.jsondecode`); a body nested
+    too deeply for the decoder (a hostile server) is a ValueError like any other body that is not
+    JSON, never a RecursionError."""
     try:
-        return json.loads(body)
+        value = fast(body)
+        return json.loads(body) if value is REFUSED else value
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
 
