@@ -365,8 +365,9 @@ def _show(ctx: typer.Context, command: str, plan: Plan, flags: ViewFlags) -> Non
             return
         world = inputs.load(sources)
         keep_until_exit(world)  # the console script ends without freeing it
-        report = once(world)
-        render(report, output, env.out, command)
+        with inputs.collector_paused():
+            report = once(world)
+            render(report, output, env.out, command)
     raise typer.Exit(report.exit_code)
 
 
