@@ -17,6 +17,7 @@ forever:
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -235,6 +236,12 @@ class _Fetch:
                 job._call = (None, (), {})  # type: ignore[assignment]
                 job._done.set()
 
+    @classmethod
+    def _forget(cls) -> None:
+        """In a forked child: no prefetch thread yet (the parent's is not there)."""
+        cls._queue = None
+        cls._lock = threading.Lock()
+
     def wait(self) -> None:
         self._done.wait()
 
@@ -260,3 +267,7 @@ def _decode(body: bytes, call: Call) -> dict[str, Any]:
             call.verb, call.resource, "the server sent a list that is not an object", scope=call.scope
         )
     return page
+
+
+if hasattr(os, "register_at_fork"):  # a forked child starts its own prefetch thread when it needs one
+    os.register_at_fork(after_in_child=_Fetch._forget)

@@ -12,6 +12,7 @@ Only GET exists here: dractl never writes to a cluster (tests/cluster/test_read_
 from __future__ import annotations
 
 import json
+import os
 import random
 import threading
 import time
@@ -368,8 +369,17 @@ class Watchdog:
                 finally:
                     self._cond.acquire()
 
+    def _forget(self) -> None:
+        """In a forked child: no alarms and no thread yet (the parent's thread is not there, and
+        its lock may have been held at the fork)."""
+        self._cond = threading.Condition()
+        self._pending = {}
+        self._thread = None
+
 
 WATCHDOG = Watchdog()
+if hasattr(os, "register_at_fork"):  # a forked child starts its own watchdog when it needs one
+    os.register_at_fork(after_in_child=WATCHDOG._forget)
 
 
 class _Transient(Exception):

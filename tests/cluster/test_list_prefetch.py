@@ -107,3 +107,54 @@ def test_a_conversion_error_wins_over_a_refusal_of_the_same_page() -> None:
     with pytest.raises(ClusterError, match="bad quantity"):
         list_items(transport, SLICES, "v1", convert=convert)  # type: ignore[arg-type]
     assert calls == [0, 1] and transport.queries == ["", "t1"]
+
+
+def _in_a_forked_child(body: Any) -> int:
+    """``body()`` in a forked child (as scripts/fuzz.py runs dractl): its exit status, or -1 when
+    it did not end within 30 s (then it is killed)."""
+    import os
+    import signal
+    import time
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os._exit(0 if body() else 1)
+        except BaseException:
+            os._exit(2)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return -1
+
+
+def test_a_forked_child_lists_with_its_own_prefetch_thread() -> None:
+    """Found by the fuzz slice (forked children): a child forked after a list had started the
+    prefetch thread waited forever for a thread it does not have."""
+    list_items(PagedTransport([["a"], ["b"]]), SLICES, "v1")  # type: ignore[arg-type]
+
+    def child() -> bool:
+        result = list_items(PagedTransport([["a"], ["b"], ["c"]]), SLICES, "v1")  # type: ignore[arg-type]
+        return [i["metadata"]["name"] for i in result.items] == ["a", "b", "c"]
+
+    assert _in_a_forked_child(child) == 0
+
+
+def test_a_forked_child_has_its_own_watchdog() -> None:
+    from dractl.cluster.transport import WATCHDOG
+
+    fired = threading.Event()
+    WATCHDOG.call_after(0.0, fired.set)  # the parent's watchdog thread runs
+    assert fired.wait(10)
+
+    def child() -> bool:
+        done = threading.Event()
+        WATCHDOG.call_after(0.0, done.set)
+        return done.wait(10)
+
+    assert _in_a_forked_child(child) == 0
