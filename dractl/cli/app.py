@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from dractl import __version__
+from dractl.cli import process
 from dractl.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, DractlError, UsageError
 
 # A command builds a large, acyclic heap (a 1,000-node snapshot is millions of objects) and
@@ -20,28 +21,14 @@ from dractl.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, DractlErr
 # over (~25% of explain-allocation's run time).  Collect young objects far less often.
 GC_THRESHOLD = (50_000, 20, 100)
 
-# What the console script's process keeps until it ends (:func:`keep_until_exit`); None in any
-# other caller of :func:`main` (tests, tools that embed dractl), which keeps nothing.
-_KEPT: list[object] | None = None
-
-
-def keep_until_exit(obj: object) -> None:
-    """In the console script's process (``main()`` without arguments, which ends with
-    ``os._exit``): keep ``obj`` alive until then, when its memory goes back with the process at
-    once — freeing a 5,000-node world object by object takes ~0.1 s.  Anywhere else: nothing
-    (``obj`` is freed when its last user lets it go, as ever)."""
-    if _KEPT is not None:
-        _KEPT.append(obj)
-
 
 def main(argv: Sequence[str] | None = None, *, prog_name: str = "dractl") -> int:
     """Run dractl; return (and exit with) the process exit code.  The one error boundary.
     ``prog_name``: the name usage lines show (``kubectl dra`` for the kubectl plugin)."""
-    global _KEPT
     args = list(sys.argv[1:] if argv is None else argv)
     if argv is None:
         _safe_streams()
-        _KEPT = []
+        process.ends_with_exit()  # what commands keep for the end (dractl.cli.process)
     bad = _not_utf8(args)
     if bad is not None:
         sys.stderr.write(f"dractl: error: {bad}\n")

@@ -337,8 +337,8 @@ def _show(ctx: typer.Context, command: str, plan: Plan, flags: ViewFlags) -> Non
     """Load the world, resolve release and gates, build the report, render it (and with
     ``--watch`` again whenever the rendered output would change)."""
     from dractl.cli import inventory_inputs as inputs
-    from dractl.cli.app import keep_until_exit
     from dractl.cli.cluster_options import progress_reporter
+    from dractl.cli.process import keep_until_exit
     from dractl.render import render
     from dractl.render.inventory import table_options
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from dractl.cli import app
+from dractl.cli import process
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = str(REPO / "examples" / "demo")
@@ -144,6 +144,6 @@ def test_debug_shows_the_traceback() -> None:
 
 def test_in_process_main_keeps_nothing_and_returns(run_cli: Any) -> None:
     result = run_cli(["availability", "-f", DEMO])
-    assert result.exit_code == 0 and app._KEPT is None
-    app.keep_until_exit(object())  # outside the console script: nothing kept
-    assert app._KEPT is None
+    assert result.exit_code == 0 and process._KEPT is None
+    process.keep_until_exit(object())  # outside the console script: nothing kept
+    assert process._KEPT is None
