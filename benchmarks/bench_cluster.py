@@ -560,9 +560,7 @@ def rows_for(nodes: int) -> list[dict[str, Any]]:
                         "name": f"cluster {nodes}: {args[0]} phases (wall/CPU s)",
                         "value": sum(w for w, _ in phases.values()),
                         "unit": "s",
-                        # list pages are fetched on a prefetch thread while the model is built:
-                        # transfer overlaps the read and model phases (they may not add up)
-                        "note": "transfer overlaps the model; " + _phase_note(phases),
+                        "note": _phase_note(phases),
                     }
                 )
         finally:

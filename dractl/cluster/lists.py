@@ -17,9 +17,6 @@ forever:
 
 from __future__ import annotations
 
-import os
-import queue
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,7 +80,7 @@ def list_items(
     def refuse(why: str) -> ClusterError:
         return ClusterError("list", resource.display, why, scope=call.scope)
 
-    def query_for(token: str) -> list[tuple[str, str]]:
+    while True:
         query = [("limit", str(chunk_size))] if chunk_size else []
         if token:
             query.append(("continue", token))
@@ -91,26 +88,14 @@ def list_items(
             query.append(("fieldSelector", field_selector))
         if label_selector:
             query.append(("labelSelector", label_selector))
-        return query
-
-    # The next page's request, sent while this page's items are converted (the server's time and
-    # the transfer overlap the model's): the same requests in the same order, one at a time.
-    pending: _Fetch | None = None
-    too_large = f"the server's list is larger than {size_text(MAX_LIST_BYTES)} (read no further)"
-    while True:
+        too_large = f"the server's list is larger than {size_text(MAX_LIST_BYTES)} (read no further)"
         if read >= MAX_LIST_BYTES:
             raise refuse(too_large)
         allow = frozenset({410}) if token else frozenset()
         try:
-            if pending is not None:
-                reply = pending.result()
-            else:
-                reply = transport.get(
-                    path, query_for(token), call, allow=allow, max_bytes=MAX_LIST_BYTES - read
-                )
+            reply = transport.get(path, query, call, allow=allow, max_bytes=MAX_LIST_BYTES - read)
         except BodyTooLarge:
             raise refuse(too_large) from None
-        pending = None
         read += len(reply.body)
         if reply.status == 410:
             if result.restarts:
@@ -133,123 +118,43 @@ def list_items(
             raise ClusterError(
                 "list", resource.display, "the server's list has no items array", scope=call.scope
             )
-        meta: dict[str, Any] = page["metadata"] if isinstance(page.get("metadata"), dict) else {}
-        # What the page says of the list, judged before its items are converted (they don't
-        # change it) so that the next page can be asked for meanwhile; a refusal is raised after
-        # them, where it always was (a conversion's own error comes first).
-        token = str(meta.get("continue") or "")
         kept = result.items
         items_on_page = len(items)
-        count = len(kept) + sum(1 for item in items if isinstance(item, dict))  # kept after the page
-        refusal: ClusterError | None = None
-        total: int | None = None
+        for item in items:
+            if isinstance(item, dict):
+                # the resource listed says what the items are (an item's own kind cannot override
+                # it); set in place (the decoded page is ours): the same dict a copy would be
+                item["apiVersion"] = api_version
+                item["kind"] = resource.kind
+                kept.append(item if convert is None else convert(item, len(kept)))
+        meta: dict[str, Any] = page["metadata"] if isinstance(page.get("metadata"), dict) else {}
+        del page, items  # with ``convert``: nothing of this page's JSON is kept past here
+        result.pages += 1
+        result.resource_version = str(meta.get("resourceVersion") or result.resource_version)
+        token = str(meta.get("continue") or "")
         if token in tokens:  # a hostile or broken server: the same page again, forever
-            refusal = refuse("the server's list never ends (it sent a continue token it had sent before)")
-        else:
-            tokens.add(token)
-            remaining = meta.get("remainingItemCount")
-            total = (
-                count + remaining
-                if isinstance(remaining, int) and not isinstance(remaining, bool) and remaining >= 0
-                else None
+            raise refuse("the server's list never ends (it sent a continue token it had sent before)")
+        tokens.add(token)
+        remaining = meta.get("remainingItemCount")
+        total = (
+            len(result.items) + remaining
+            if isinstance(remaining, int) and not isinstance(remaining, bool) and remaining >= 0
+            else None
+        )
+        if announced is None and token:
+            announced = total
+        if announced is not None and len(result.items) > announced:
+            raise refuse(
+                f"the server's list never ends (it sent {len(result.items)} items after announcing "
+                f"{announced} in all: remainingItemCount)"
             )
-            if announced is None and token:
-                announced = total
-            empty = empty + 1 if token and not items_on_page else 0
-            if announced is not None and count > announced:
-                refusal = refuse(
-                    f"the server's list never ends (it sent {count} items after announcing "
-                    f"{announced} in all: remainingItemCount)"
-                )
-            elif empty >= MAX_EMPTY_PAGES:
-                refusal = refuse(
-                    f"the server's list never ends ({empty} pages in a row with no item went on)"
-                )
-        if token and refusal is None and read < MAX_LIST_BYTES:
-            pending = _Fetch.start(
-                transport.get,
-                path,
-                query_for(token),
-                call,
-                allow=frozenset({410}),
-                max_bytes=MAX_LIST_BYTES - read,
-            )
-        try:
-            for item in items:
-                if isinstance(item, dict):
-                    # the resource listed says what the items are (an item's own kind cannot
-                    # override it); set in place (the decoded page is ours): the same dict a copy
-                    # would be
-                    item["apiVersion"] = api_version
-                    item["kind"] = resource.kind
-                    kept.append(item if convert is None else convert(item, len(kept)))
-            del page, items  # with ``convert``: nothing of this page's JSON is kept past here
-            result.pages += 1
-            result.resource_version = str(meta.get("resourceVersion") or result.resource_version)
-            if refusal is not None:
-                raise refusal
-            if progress is not None:
-                progress(resource.plural, len(result.items), total if token else len(result.items))
-        except BaseException:
-            if pending is not None:  # the next page's request ends first: never two at once
-                pending.wait()
-            raise
+        empty = empty + 1 if token and not items_on_page else 0
+        if empty >= MAX_EMPTY_PAGES:
+            raise refuse(f"the server's list never ends ({empty} pages in a row with no item went on)")
+        if progress is not None:
+            progress(resource.plural, len(result.items), total if token else len(result.items))
         if not token:
             return result
-
-
-class _Fetch:
-    """A call made on the one prefetch thread (started on first use); :meth:`result` waits for it
-    and returns its value or raises its exception."""
-
-    _queue: queue.SimpleQueue[_Fetch] | None = None
-    _lock = threading.Lock()
-
-    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        self._call = (fn, args, kwargs)
-        self._done = threading.Event()
-        self._value: Any = None
-        self._error: BaseException | None = None
-
-    @classmethod
-    def start(cls, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> _Fetch:
-        job = cls(fn, args, kwargs)
-        with cls._lock:
-            if cls._queue is None:
-                cls._queue = queue.SimpleQueue()
-                worker = threading.Thread(target=cls._work, args=(cls._queue,), name="dractl-prefetch")
-                worker.daemon = True
-                worker.start()
-            cls._queue.put(job)
-        return job
-
-    @staticmethod
-    def _work(jobs: queue.SimpleQueue[_Fetch]) -> None:
-        while True:
-            job = jobs.get()
-            fn, args, kwargs = job._call
-            try:
-                job._value = fn(*args, **kwargs)
-            except BaseException as e:
-                job._error = e
-            finally:
-                job._call = (None, (), {})  # type: ignore[assignment]
-                job._done.set()
-
-    @classmethod
-    def _forget(cls) -> None:
-        """In a forked child: no prefetch thread yet (the parent's is not there)."""
-        cls._queue = None
-        cls._lock = threading.Lock()
-
-    def wait(self) -> None:
-        self._done.wait()
-
-    def result(self) -> Any:
-        self._done.wait()
-        if self._error is not None:
-            raise self._error
-        return self._value
 
 
 def _decode(body: bytes, call: Call) -> dict[str, Any]:
@@ -267,7 +172,3 @@ def _decode(body: bytes, call: Call) -> dict[str, Any]:
             call.verb, call.resource, "the server sent a list that is not an object", scope=call.scope
         )
     return page
-
-
-if hasattr(os, "register_at_fork"):  # a forked child starts its own prefetch thread when it needs one
-    os.register_at_fork(after_in_child=_Fetch._forget)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from dractl.cluster.transport import Watchdog
 
@@ -53,3 +54,44 @@ def test_an_action_that_raises_does_not_stop_the_others() -> None:
     dog.call_after(0.0, boom)
     dog.call_after(0.05, fired.set)
     assert fired.wait(10)
+
+
+def _in_a_forked_child(body: Any) -> int:
+    """``body()`` in a forked child (as scripts/fuzz.py runs dractl): its exit status, or -1 when
+    it did not end within 30 s (then it is killed)."""
+    import os
+    import signal
+    import time
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os._exit(0 if body() else 1)
+        except BaseException:
+            os._exit(2)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return -1
+
+
+def test_a_forked_child_has_its_own_watchdog() -> None:
+    """A child forked after the watchdog's thread started (scripts/fuzz.py forks its runs) arms
+    alarms that fire: its own thread, its own lock."""
+    from dractl.cluster.transport import WATCHDOG
+
+    fired = threading.Event()
+    WATCHDOG.call_after(0.0, fired.set)  # the parent's watchdog thread runs
+    assert fired.wait(10)
+
+    def child() -> bool:
+        done = threading.Event()
+        WATCHDOG.call_after(0.0, done.set)
+        return done.wait(10)
+
+    assert _in_a_forked_child(child) == 0
