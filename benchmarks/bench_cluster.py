@@ -35,6 +35,7 @@ import os
 import random
 import secrets
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -294,6 +295,31 @@ def measure(argv: list[str], env: dict[str, str], out: str = "-") -> tuple[float
     return float(secs), float(rss), int(code)
 
 
+RUNS = 3  # timed dractl rows: the best of this many fresh processes (the machine is shared)
+
+
+def measure_best(argv: list[str], env: dict[str, str], runs: int = RUNS) -> tuple[float, float, float, int]:
+    """:func:`measure` ``runs`` times: the best and the median wall seconds, the largest peak RSS
+    (MB) and the exit code of the best run (a failed run is not a time: any exit other than 0
+    or 1 is returned at once); ``CPU[...]`` holds the least CPU of the runs."""
+    walls, rsss, cpus = [], [], []
+    code = 0
+    for _ in range(runs):
+        secs, rss, code = measure(argv, env)
+        if code not in (0, 1):
+            return secs, secs, rss, code
+        walls.append(secs)
+        rsss.append(rss)
+        cpus.append(CPU[" ".join(argv)])
+    CPU[" ".join(argv)] = min(cpus)
+    return min(walls), statistics.median(walls), max(rsss), code
+
+
+def best_note(median: float) -> str:
+    """What a timed row's value is (the machine is shared: single runs vary by half)."""
+    return f"best of {RUNS} runs, median {median:.2f} s"
+
+
 def cpu_of(argv: list[str]) -> str:
     return f"CPU {CPU.get(' '.join(argv), float('nan')):.2f} s"
 
@@ -430,8 +456,10 @@ def rows_for(nodes: int) -> list[dict[str, Any]]:
             env = served.env
             measure(dractl("snapshot", "-A"), env)  # warm-up: the server serialises every page once
             measure(["kubectl", "get", "resourceslices,resourceclaims", "-A", "-o", "json"], env)
-            secs, rss, code = measure(dractl("snapshot", "-A"), env)
-            note = f"{nodes} nodes; {cpu_of(dractl('snapshot', '-A'))}" + (f"; exit {code}" if code else "")
+            secs, median, rss, code = measure_best(dractl("snapshot", "-A"), env)
+            note = f"{nodes} nodes; {best_note(median)}; least {cpu_of(dractl('snapshot', '-A'))}" + (
+                f"; exit {code}" if code else ""
+            )
             rows.append(
                 {
                     "name": f"cluster {nodes}: dractl snapshot -A",
@@ -485,7 +513,7 @@ def rows_for(nodes: int) -> list[dict[str, Any]]:
                     continue
                 flags = all_namespaces_flag(command, env)
                 measure(dractl(command, *flags), env)
-                s, r, code = measure(dractl(command, *flags), env)
+                s, median, r, code = measure_best(dractl(command, *flags), env)
                 s = s if code in (0, 1) else float("nan")  # a failed run is not a time
                 rows.append(
                     {
@@ -493,8 +521,8 @@ def rows_for(nodes: int) -> list[dict[str, Any]]:
                         "value": s,
                         "unit": "s",
                         "target": f"< {target_s} s" if nodes >= 5000 else "",
-                        "note": f"{r:.0f} MB (target < {target_mb} MB); "
-                        f"{cpu_of(dractl(command, *flags))}; exit {code}",
+                        "note": f"{best_note(median)}; {r:.0f} MB (target < {target_mb} MB); "
+                        f"least {cpu_of(dractl(command, *flags))}; exit {code}",
                     }
                 )
                 if command == "availability" and kj_secs == kj_secs:
@@ -509,14 +537,14 @@ def rows_for(nodes: int) -> list[dict[str, Any]]:
                     )
             explain = dractl("explain-allocation", "--claim", "ml-00/pending-one-gpu")
             measure(explain, env)
-            s, r, code = measure(explain, env)
+            s, median, r, code = measure_best(explain, env)
             rows.append(
                 {
                     "name": f"cluster {nodes}: dractl explain-allocation --claim (live)",
                     "value": s,
                     "unit": "s",
                     "target": "< 5 s" if nodes >= 5000 else "",
-                    "note": f"{r:.0f} MB; {cpu_of(explain)}; exit {code}"
+                    "note": f"{best_note(median)}; {r:.0f} MB; least {cpu_of(explain)}; exit {code}"
                     + (" (no live cluster support)" if code == 2 else ""),
                 }
             )

@@ -338,6 +338,7 @@ def _show(ctx: typer.Context, command: str, plan: Plan, flags: ViewFlags) -> Non
     ``--watch`` again whenever the rendered output would change)."""
     from dractl.cli import inventory_inputs as inputs
     from dractl.cli.cluster_options import progress_reporter
+    from dractl.cli.process import keep_until_exit
     from dractl.render import render
     from dractl.render.inventory import table_options
 
@@ -362,8 +363,11 @@ def _show(ctx: typer.Context, command: str, plan: Plan, flags: ViewFlags) -> Non
         if flags.watch:
             inputs.watch(once, lambda r: render(r, output, env.out, command), flags.watch_interval, sources)
             return
-        report = once()
-        render(report, output, env.out, command)
+        world = inputs.load(sources)
+        keep_until_exit(world)  # the console script ends without freeing it
+        with inputs.collector_paused():
+            report = once(world)
+            render(report, output, env.out, command)
     raise typer.Exit(report.exit_code)
 
 

@@ -36,7 +36,7 @@ from dractl.inventory.labels import LabelSelector
 from dractl.inventory.report import envelope
 from dractl.io.world import World
 from dractl.matcher import pools as pool_mod
-from dractl.matcher.selection import SelectorFailure
+from dractl.matcher.selection import SelectorFailureAt
 from dractl.model import objects as o
 from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
@@ -315,16 +315,13 @@ class _ClassMembership:
 
     def of(self, device: o.Device) -> tuple[str, ...]:
         out = []
-        matches = self.inv.allocator.selectors.matches
+        first_false = self.inv.allocator.selectors.first_false  # its selectors in turn, in one call
         for cls in self.classes:
             try:
-                for e in cls.selectors:
-                    if not matches(e, device):
-                        break
-                else:
+                if first_false(cls.selectors, device) < 0:
                     out.append(cls.meta.name)
-            except SelectorFailure as fail:
-                msg = f"class {cls.meta.name}: selector fails on device {device.id}: {fail.message}"
+            except SelectorFailureAt as at:
+                msg = f"class {cls.meta.name}: selector fails on device {device.id}: {at.failure.message}"
                 if len(self.warnings) < 20 and msg not in self.warnings:
                     self.warnings.append(msg)
         return tuple(out)

@@ -291,9 +291,21 @@ _HealthReport = fast_init(HealthReport)  # the same objects, without a setattr p
 def pod_health_reports(pod: o.Pod) -> list[HealthReport]:
     """The ``allocatedResourcesStatus`` entries of every container of a pod that name a DRA
     claim (``claim:…``), in container order.  Malformed entries are skipped."""
+    entries = pod_health_entries(pod)
+    if not entries:
+        return []
+    key = pod.meta.key
+    return [_HealthReport(key, *entry) for entry in entries]
+
+
+HealthEntry = tuple[str, str, str, str]  # container, resource, device id, health: a HealthReport's
+
+
+def pod_health_entries(pod: o.Pod) -> list[HealthEntry]:
+    """:func:`pod_health_reports` without the pod in each (what a caller that reads only device
+    ids and healths needs: no object per entry)."""
     status = _m(pod.raw.get("status"))
-    out: list[HealthReport] = []
-    key = None
+    out: list[HealthEntry] = []
     for field in _STATUS_LISTS:
         for cs in _l(status.get(field)):
             cs = _m(cs)
@@ -310,11 +322,8 @@ def pod_health_reports(pod: o.Pod) -> list[HealthReport]:
                     res = _m(res)
                     rid, health = res.get("resourceID"), res.get("health")
                     if isinstance(rid, str) and rid.count("/") >= 2:
-                        if key is None:
-                            key = pod.meta.key
                         out.append(
-                            _HealthReport(
-                                key,
+                            (
                                 container,
                                 name,
                                 rid,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from dractl.errors import bounded
-from dractl.inventory.core import Inventory, device_refs, pod_health_reports
+from dractl.inventory.core import Inventory, device_refs, pod_health_entries, pod_health_reports
 from dractl.inventory.labels import LabelSelector
 from dractl.inventory.report import envelope
 from dractl.io.world import World
@@ -195,8 +195,8 @@ def device_health_states(inv: Inventory) -> dict[str, str]:
     signals (what ``availability`` reads: at 20,000 pods their texts are most of the time)."""
     healths: dict[str, list[str]] = {}
     for pod in inv.world.pods:
-        for rep in pod_health_reports(pod):
-            healths.setdefault(rep.device_id, []).append(rep.health)
+        for _, _, device_id, health in pod_health_entries(pod):
+            healths.setdefault(device_id, []).append(health)
     for dev, sigs in _device_signals(inv).items():
         healths.setdefault(dev, []).extend(s.health for s in sigs)
     return {dev: worst(hs) for dev, hs in healths.items()}

@@ -193,15 +193,20 @@ def _attributes(raw: Any) -> tuple[dict[str, o.AttributeValue], tuple[str, ...]]
     unknown = []
     interned = _ATTRIBUTES.get
     for name, val in (raw if type(raw) is dict else _m(raw)).items():
-        # inline of attribute()'s interned path for ``{string: "x"}``-shaped values: the table
-        # holds only scalar kinds with their value's type, so any other kind misses
+        # inline of attribute()'s interned path for ``{string: "x"}``-shaped values (a hit, or a
+        # new value of a scalar kind: uuids, PCI addresses): the table holds only scalar kinds
+        # with their value's type, so any other kind misses and goes through attribute()
         if type(val) is dict and len(val) == 1:
             ((kind, v),) = val.items()
             t = type(v)
-            if t in _INTERNED_TYPES:  # hashable
-                hit = interned((kind, t, v))
+            if t in _INTERNED_TYPES:  # hashable, not None
+                key = (kind, t, v)
+                hit = interned(key)
                 if hit is not None:
                     attrs[name] = hit
+                    continue
+                if kind in _SCALAR_KINDS:  # attribute()'s path for this shape, without the call
+                    attrs[name] = remember(_ATTRIBUTES, key, _AttributeValue(kind, v), _INTERN_MAX)
                     continue
         a = attribute(val)
         if a is not None:
