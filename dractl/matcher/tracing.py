@@ -7,15 +7,26 @@ Recording is one dict lookup per rejection, so keeping the trace costs little;
 from __future__ import annotations
 
 from collections import Counter
+from itertools import count
 
 from dractl.matcher.api import AllocationTrace, Decision, Reason, RequestCount
 from dractl.matcher.requests import Req
+
+# the check a per-device verdict's reason belongs to
+CHECK_OF = {
+    Reason.BINDING_CONDITIONS_DISABLED: "selectors",
+    Reason.CLASS_SELECTOR_FALSE: "selectors",
+    Reason.REQUEST_SELECTOR_FALSE: "selectors",
+    Reason.NODE_MISMATCH: "node",
+    Reason.CAPACITY_UNDEFINED: "capacity",
+    Reason.CAPACITY_INSUFFICIENT: "capacity",
+}
 
 
 class Recorder:
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
-        self._seq = 0
+        self.seq = count()  # the order of first rejections (``next(seq)``)
         # per request: device id -> (sequence, check, reason, detail) of its first rejection
         self._first: dict[Req, dict[str, tuple[int, str, Reason, str]]] = {}
         self._chosen: dict[Req, set[str]] = {}
@@ -28,8 +39,22 @@ class Recorder:
         if seen is None:
             seen = self._first[req] = {}
         if device_id not in seen:
-            seen[device_id] = (self._seq, check, reason, detail)
-            self._seq += 1
+            seen[device_id] = (next(self.seq), check, reason, detail)
+
+    def rejected(self, req: Req, device_id: str) -> bool:
+        """Whether a rejection of ``device_id`` for ``req`` is already recorded (a later
+        one changes nothing: callers may skip formatting its detail)."""
+        seen = self._first.get(req)
+        return seen is not None and device_id in seen
+
+    def first_of(self, req: Req) -> dict[str, tuple[int, str, Reason, str]]:
+        """The first rejections recorded for ``req`` (device id -> (sequence, check, reason,
+        detail)), a live dict: the search's hot loop records into it directly (a device it
+        already holds is rejected again silently, without formatting a detail)."""
+        seen = self._first.get(req)
+        if seen is None:
+            seen = self._first[req] = {}
+        return seen
 
     def consider(self, req: Req, device_id: str) -> None:
         """A device that passed every check (it may be undone later)."""
@@ -51,7 +76,10 @@ class Recorder:
         ordered: list[tuple[int, Decision]] = []
         counts = []
         reqs = sorted(
-            set(self._first) | set(self._chosen), key=lambda r: (r.claim_index, r.request_index, r.sub_index)
+            # a request with no rejection recorded (first_of made it an empty dict) is in
+            # the trace only if it chose a device
+            {r for r, seen in self._first.items() if seen} | set(self._chosen),
+            key=lambda r: (r.claim_index, r.request_index, r.sub_index),
         )
         for req in reqs:
             seen = self._first.get(req, {})
