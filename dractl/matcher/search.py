@@ -183,13 +183,14 @@ class Search:
         selectable, capacity, fits = placer.selectable, placer.f.consumable_capacity, placer.fits
         verdicts = req.selectable
         rec = placer.rec
-        seen, seq = rec.first_of(req), rec.seq
+        seen, log = rec.first_of(req), rec.log.append
         for idx in range(start, len(cands)):
             cand = cands[idx] or make(idx)
             cid = cand.id
             if cid in committed or allocating.get(cid):
                 if cid not in seen:
-                    seen[cid] = (next(seq), "in-use", Reason.IN_USE, "")
+                    seen.add(cid)
+                    log((req, cid, "in-use", Reason.IN_USE, ""))
                 continue
             binding = cand.device.binding_conditions
             verdict = None if binding else verdicts.get(idx)
@@ -199,8 +200,9 @@ class Search:
                 verdict = fits(req, cand)
             if verdict is not True:
                 if cid not in seen:
+                    seen.add(cid)
                     reason, detail = verdict
-                    seen[cid] = (next(seq), CHECK_OF[reason], reason, detail)
+                    log((req, cid, CHECK_OF[reason], reason, detail))
                 continue
             undo = placer.place(req, cand, must=False)
             if undo is None:
