@@ -22,7 +22,7 @@ from dractl.matcher.constraints import AnyConstraint, MatchAttribute
 from dractl.matcher.counters import CounterBook
 from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref
 from dractl.matcher.taints import blocking_taint
-from dractl.matcher.tracing import Recorder
+from dractl.matcher.tracing import CHECK_OF, Recorder
 from dractl.model.features import Features
 from dractl.model.quantity import Quantity
 
@@ -131,7 +131,7 @@ class Placer:
         if verdict is True:
             return True
         reason, detail = verdict
-        self.rec.reject(req, cand.id, _CHECK_OF[reason], reason, detail)
+        self.rec.reject(req, cand.id, CHECK_OF[reason], reason, detail)
         return False
 
     # --------------------------------------------------------------- placement
@@ -180,7 +180,7 @@ class Placer:
                 release()
                 if must:
                     raise constraint_error(req, cand)
-                if self.rec.enabled:
+                if self.rec.enabled and not self.rec.rejected(req, cand.id):
                     kind = "matchAttribute" if isinstance(c, MatchAttribute) else "distinctAttribute"
                     self.rec.reject(
                         req, cand.id, "constraints", Reason.CONSTRAINT_MISMATCH, f"{kind} {c.attribute}"
@@ -239,13 +239,3 @@ class Placer:
 
 def _nothing() -> None:
     return None
-
-
-_CHECK_OF = {
-    Reason.BINDING_CONDITIONS_DISABLED: "selectors",
-    Reason.CLASS_SELECTOR_FALSE: "selectors",
-    Reason.REQUEST_SELECTOR_FALSE: "selectors",
-    Reason.NODE_MISMATCH: "node",
-    Reason.CAPACITY_UNDEFINED: "capacity",
-    Reason.CAPACITY_INSUFFICIENT: "capacity",
-}

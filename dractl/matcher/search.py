@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from dractl.matcher.api import RESULTS_MAX_SIZE, Reason
 from dractl.matcher.candidates import Flat
 from dractl.matcher.requests import Req
+from dractl.matcher.tracing import CHECK_OF
 
 if TYPE_CHECKING:
     from dractl.matcher.placement import Placer
@@ -122,6 +123,8 @@ class Search:
     def _scan(self, req: Req, di: int, in_sub: bool, start: int) -> int:
         """Try each remaining candidate for slot ``di``; recurse on success."""
         placer = self.placer
+        if placer.rec.enabled and not req.admin:
+            return self._scan_traced(req, di, in_sub, start)
         cands, make = self.cands, self.make
         # the in-use part of precheck, inline: most candidates a busy node offers stop here
         quick = not req.admin and not placer.rec.enabled
@@ -156,6 +159,50 @@ class Search:
                             skips[id(verdicts)] = frontier  # type: ignore[index]
                     continue
             elif not placer.precheck(req, cand):
+                continue
+            undo = placer.place(req, cand, must=False)
+            if undo is None:
+                continue
+            code = self.allocate_one(
+                req.claim_index, req.request_index, req.sub_index, di + 1, in_sub, idx + 1
+            )
+            if code == DONE:
+                return DONE
+            undo()
+            if code == EXCEEDED:
+                return EXCEEDED
+        return FAIL
+
+    def _scan_traced(self, req: Req, di: int, in_sub: bool, start: int) -> int:
+        """:meth:`_scan` keeping the trace (a request without adminAccess): the checks of
+        :meth:`Placer.precheck`, inline, recording a rejection only for a device not yet
+        rejected for ``req`` (the trace keeps the first; the rest would change nothing)."""
+        placer = self.placer
+        cands, make = self.cands, self.make
+        committed, allocating = placer.committed, placer.allocating
+        selectable, capacity, fits = placer.selectable, placer.f.consumable_capacity, placer.fits
+        verdicts = req.selectable
+        rec = placer.rec
+        seen, log = rec.first_of(req), rec.log.append
+        for idx in range(start, len(cands)):
+            cand = cands[idx] or make(idx)
+            cid = cand.id
+            if cid in committed or allocating.get(cid):
+                if cid not in seen:
+                    seen.add(cid)
+                    log((req, cid, "in-use", Reason.IN_USE, ""))
+                continue
+            binding = cand.device.binding_conditions
+            verdict = None if binding else verdicts.get(idx)
+            if verdict is None:
+                verdict = selectable(req, cand)
+            if verdict is True and capacity:
+                verdict = fits(req, cand)
+            if verdict is not True:
+                if cid not in seen:
+                    seen.add(cid)
+                    reason, detail = verdict
+                    log((req, cid, CHECK_OF[reason], reason, detail))
                 continue
             undo = placer.place(req, cand, must=False)
             if undo is None:

@@ -6,18 +6,28 @@ Recording is one dict lookup per rejection, so keeping the trace costs little;
 
 from __future__ import annotations
 
-from collections import Counter
-
 from dractl.matcher.api import AllocationTrace, Decision, Reason, RequestCount
 from dractl.matcher.requests import Req
+
+# the check a per-device verdict's reason belongs to
+CHECK_OF = {
+    Reason.BINDING_CONDITIONS_DISABLED: "selectors",
+    Reason.CLASS_SELECTOR_FALSE: "selectors",
+    Reason.REQUEST_SELECTOR_FALSE: "selectors",
+    Reason.NODE_MISMATCH: "node",
+    Reason.CAPACITY_UNDEFINED: "capacity",
+    Reason.CAPACITY_INSUFFICIENT: "capacity",
+}
 
 
 class Recorder:
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
-        self._seq = 0
-        # per request: device id -> (sequence, check, reason, detail) of its first rejection
-        self._first: dict[Req, dict[str, tuple[int, str, Reason, str]]] = {}
+        # per request: the devices with a rejection recorded (the first one counts)
+        self._first: dict[Req, set[str]] = {}
+        # every first rejection, in order: (request, device id, check, reason, detail); the
+        # Decision objects are made in finish
+        self.log: list[tuple[Req, str, str, Reason, str]] = []
         self._chosen: dict[Req, set[str]] = {}
         self._extra: list[Decision] = []
 
@@ -26,10 +36,25 @@ class Recorder:
             return
         seen = self._first.get(req)
         if seen is None:
-            seen = self._first[req] = {}
+            seen = self._first[req] = set()
         if device_id not in seen:
-            seen[device_id] = (self._seq, check, reason, detail)
-            self._seq += 1
+            seen.add(device_id)
+            self.log.append((req, device_id, check, reason, detail))
+
+    def rejected(self, req: Req, device_id: str) -> bool:
+        """Whether a rejection of ``device_id`` for ``req`` is already recorded (a later
+        one changes nothing: callers may skip formatting its detail)."""
+        seen = self._first.get(req)
+        return seen is not None and device_id in seen
+
+    def first_of(self, req: Req) -> set[str]:
+        """The devices with a rejection recorded for ``req``, a live set: the search's hot
+        loop records into it and :attr:`log` directly, as :meth:`reject` does (a device it
+        holds is rejected again silently, without formatting a detail)."""
+        seen = self._first.get(req)
+        if seen is None:
+            seen = self._first[req] = set()
+        return seen
 
     def consider(self, req: Req, device_id: str) -> None:
         """A device that passed every check (it may be undone later)."""
@@ -48,33 +73,40 @@ class Recorder:
     ) -> AllocationTrace:
         if not self.enabled:
             return AllocationTrace(steps=steps, pruned=pruned)
-        ordered: list[tuple[int, Decision]] = []
+        decisions = list(self._extra)
+        # per request: (claim, request, subrequest) and its rejections per reason, in the
+        # order the reasons first occur
+        names: dict[Req, tuple[str, str, str | None]] = {}
+        by_reason: dict[Req, dict[Reason, int]] = {}
+        for req, device_id, check, reason, detail in self.log:
+            name = names.get(req)
+            if name is None:
+                name = names[req] = (
+                    req.claim.meta.key,
+                    req.parent or req.name,
+                    req.name if req.parent else None,
+                )
+                by_reason[req] = {}
+            decisions.append(Decision(*name, device_id, check, reason, detail))
+            tally = by_reason[req]
+            tally[reason] = tally.get(reason, 0) + 1
         counts = []
+        # a request with no rejection recorded is in the counts only if it chose a device
         reqs = sorted(
-            set(self._first) | set(self._chosen), key=lambda r: (r.claim_index, r.request_index, r.sub_index)
+            set(names) | set(self._chosen), key=lambda r: (r.claim_index, r.request_index, r.sub_index)
         )
         for req in reqs:
-            seen = self._first.get(req, {})
             sub = req.name if req.parent else None
-            by_reason: Counter[Reason] = Counter()
-            for device_id, (seq, check, reason, detail) in seen.items():
-                decision = Decision(
-                    req.claim.meta.key, req.parent or req.name, sub, device_id, check, reason, detail
-                )
-                ordered.append((seq, decision))
-                by_reason[reason] += 1
             key = (req.claim_index, req.request_index, req.sub_index)
-            considered = len(set(seen) | self._chosen.get(req, set()))
+            considered = len(self._first.get(req, set()) | self._chosen.get(req, set()))
             counts.append(
                 RequestCount(
                     req.claim.meta.key,
                     req.parent or req.name,
                     sub,
                     considered,
-                    dict(by_reason),
+                    by_reason.get(req, {}),
                     tuple(chosen.get(key, ())),
                 )
             )
-        ordered.sort(key=lambda item: item[0])
-        decisions = tuple(self._extra) + tuple(d for _, d in ordered)
-        return AllocationTrace(decisions, tuple(counts), steps, pruned)
+        return AllocationTrace(tuple(decisions), tuple(counts), steps, pruned)
