@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dractl.matcher.api import RESULTS_MAX_SIZE, Reason
-from dractl.matcher.candidates import Flat
+from dractl.matcher.candidates import Candidate, Flat
 from dractl.matcher.requests import Req
 from dractl.matcher.tracing import CHECK_OF
 
@@ -160,18 +160,22 @@ class Search:
                     continue
             elif not placer.precheck(req, cand):
                 continue
-            undo = placer.place(req, cand, must=False)
-            if undo is None:
-                continue
-            code = self.allocate_one(
-                req.claim_index, req.request_index, req.sub_index, di + 1, in_sub, idx + 1
-            )
-            if code == DONE:
-                return DONE
-            undo()
-            if code == EXCEEDED:
-                return EXCEEDED
+            code = self._descend(req, cand, di, in_sub, idx + 1)
+            if code != FAIL:
+                return code
         return FAIL
+
+    def _descend(self, req: Req, cand: Candidate, di: int, in_sub: bool, start: int) -> int:
+        """Place ``cand`` for ``req`` and search the next slot from ``start`` on: DONE or
+        EXCEEDED end the scan (the placement kept on DONE), FAIL (not placed, or nothing
+        fits after it; the placement undone) lets it go on to the next candidate."""
+        undo = self.placer.place(req, cand, must=False)
+        if undo is None:
+            return FAIL
+        code = self.allocate_one(req.claim_index, req.request_index, req.sub_index, di + 1, in_sub, start)
+        if code != DONE:
+            undo()
+        return code
 
     def _scan_traced(self, req: Req, di: int, in_sub: bool, start: int) -> int:
         """:meth:`_scan` keeping the trace (a request without adminAccess): the checks of
@@ -204,17 +208,9 @@ class Search:
                     reason, detail = verdict
                     log((req, cid, CHECK_OF[reason], reason, detail))
                 continue
-            undo = placer.place(req, cand, must=False)
-            if undo is None:
-                continue
-            code = self.allocate_one(
-                req.claim_index, req.request_index, req.sub_index, di + 1, in_sub, idx + 1
-            )
-            if code == DONE:
-                return DONE
-            undo()
-            if code == EXCEEDED:
-                return EXCEEDED
+            code = self._descend(req, cand, di, in_sub, idx + 1)
+            if code != FAIL:
+                return code
         return FAIL
 
     def _scan_ordered(self, req: Req, di: int, in_sub: bool, start: int) -> int:
@@ -234,15 +230,7 @@ class Search:
                 continue
             if not placer.precheck(req, cand):
                 continue
-            undo = placer.place(req, cand, must=False)
-            if undo is None:
-                continue
-            code = self.allocate_one(
-                req.claim_index, req.request_index, req.sub_index, di + 1, in_sub, rank + 1
-            )
-            if code == DONE:
-                return DONE
-            undo()
-            if code == EXCEEDED:
-                return EXCEEDED
+            code = self._descend(req, cand, di, in_sub, rank + 1)
+            if code != FAIL:
+                return code
         return FAIL
