@@ -13,6 +13,16 @@ not run yet.  Each such package completes itself on first use of any other name
 (``kubernetes.client.CoreV1Api``, ``kubernetes.client.models.V1Pod``): it then runs its real
 ``__init__``, so other code in the same process sees the whole client as usual.  When
 ``kubernetes`` is already imported nothing is changed.
+
+Those four modules import, at their top, libraries they use only on paths dractl never takes:
+``requests_oauthlib`` and ``oauthlib`` (with ``requests``: an OIDC token refresh),
+``pydantic`` (an ``isinstance`` check for its ``SecretStr``, and the typed ``ApiResponse`` that
+only the generated APIs build) and ``dateutil`` (parsing dates into the models): about 230
+modules, a tenth of a second of every live command.  While they import, each such library
+that is not imported yet is a stand-in (:class:`_StandIn`) that imports the real library the
+first time the client uses it (an OIDC refresh makes a real ``OAuth2Session``); the stand-ins
+leave ``sys.modules`` once the client's modules are imported, so any later ``import`` gets the
+real library.
 """
 
 from __future__ import annotations
@@ -22,8 +32,9 @@ import importlib.util
 import sys
 import threading
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 _LOCK = threading.RLock()
 # The packages whose __init__ is deferred, parent first.  kubernetes.utils is among them: its
@@ -62,13 +73,17 @@ _importing = False
 
 def _import() -> Client:
     global _importing
+    stand_ins: list[_StandIn] = []
     if "kubernetes" not in sys.modules:
         _defer_packages()
+        stand_ins = _stand_in()
     _importing = True
     try:
         return _import_modules()
     finally:
         _importing = False
+        for module in stand_ins:
+            module.withdraw()
 
 
 def _import_modules() -> Client:
@@ -135,3 +150,103 @@ def _completer(module: types.ModuleType) -> Any:
         return getattr(module, attr)
 
     return complete
+
+
+class _StandIn(types.ModuleType):
+    """A module, in ``sys.modules`` while the client's modules import, in place of one they
+    import but rarely use.  Its own attributes are stand-ins too (made by :func:`_stand_in`:
+    they behave as the real object does); any other attribute is the real module's (imported
+    then; a submodule's name imports the submodule), so a client version that imports more of
+    the library than expected still gets the real objects."""
+
+    def withdraw(self) -> None:
+        """Out of ``sys.modules`` (where a later import then finds the real module)."""
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__"):  # probes (__path__, __spec__ ...): a plain module's answer
+            raise AttributeError(f"module {self.__name__!r} has no attribute {attr!r}")
+        self.withdraw()
+        real = importlib.import_module(self.__name__)
+        try:
+            return getattr(real, attr)
+        except AttributeError:
+            return importlib.import_module(f"{self.__name__}.{attr}")
+
+
+def _real(module: str, name: str) -> Any:
+    """``module.name`` of the real module (a stand-in, if still in ``sys.modules``, leaves first)."""
+    current = sys.modules.get(module)
+    if isinstance(current, _StandIn):
+        current.withdraw()
+    return getattr(importlib.import_module(module), name)
+
+
+def _deferred_call(module: str, name: str) -> Callable[..., Any]:
+    """A function that calls the real ``module.name`` with its arguments (a class: makes one)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return _real(module, name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+class _RealSecretStrCheck(type):
+    """``isinstance(x, SecretStr)`` of the stand-in: true only of the real pydantic's
+    ``SecretStr`` (and nothing can be one while pydantic is not imported)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        real = sys.modules.get("pydantic")
+        return real is not None and not isinstance(real, _StandIn) and isinstance(obj, real.SecretStr)
+
+    def __subclasscheck__(cls, sub: Any) -> bool:
+        real = sys.modules.get("pydantic")
+        return real is not None and not isinstance(real, _StandIn) and issubclass(sub, real.SecretStr)
+
+
+class _SecretStr(metaclass=_RealSecretStrCheck):
+    """Stands in for ``pydantic.SecretStr`` in ``isinstance`` checks."""
+
+
+class _ApiResponse:
+    """Stands in for ``kubernetes.client.api_response.ApiResponse``: ``ApiResponse[T]`` (in the
+    client's annotations) is itself; calling it makes the real one."""
+
+    def __class_getitem__(cls, _item: Any) -> type[_ApiResponse]:
+        return cls
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        return _real("kubernetes.client.api_response", "ApiResponse")(*args, **kwargs)
+
+
+# Each group: stood in only when none of its modules is imported yet (a package with a
+# submodule the client imports is stood in with it); name -> the attributes the client's
+# modules take from it.
+_STAND_INS: tuple[dict[str, Callable[[], dict[str, Any]]], ...] = (
+    {"requests_oauthlib": lambda: {"OAuth2Session": _deferred_call("requests_oauthlib", "OAuth2Session")}},
+    {"oauthlib": dict, "oauthlib.oauth2": dict},
+    {"pydantic": lambda: {"SecretStr": _SecretStr}},
+    {
+        "kubernetes.client.api_response": lambda: {
+            "ApiResponse": _ApiResponse,
+            "T": TypeVar("T"),
+        }
+    },
+    {"dateutil": dict, "dateutil.parser": lambda: {"parse": _deferred_call("dateutil.parser", "parse")}},
+)
+
+
+def _stand_in() -> list[_StandIn]:
+    """Put the stand-ins in ``sys.modules`` (see the module docstring); the ones put there."""
+    out = []
+    for group in _STAND_INS:
+        if any(name in sys.modules for name in group):
+            continue
+        for name, attrs in group.items():
+            module = _StandIn(name)
+            module.__dict__.update(attrs())
+            sys.modules[name] = module
+            out.append(module)
+    return out

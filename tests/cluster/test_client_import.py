@@ -101,3 +101,88 @@ def test_probing_dunders_does_not_complete_the_package(name: str) -> None:
         """
     )
     assert got == {"has": False, "models": False}
+
+
+# What the client's modules import but use only on paths dractl never takes.
+_RARELY_USED = (
+    "requests_oauthlib",
+    "oauthlib",
+    "requests",
+    "pydantic",
+    "dateutil",
+    "dateutil.parser",
+    "kubernetes.client.api_response",
+)
+
+
+def test_load_leaves_out_the_libraries_only_rare_paths_use() -> None:
+    got = _run(
+        f"""
+        import json, sys
+        from dractl.cluster import client
+        c = client.load()
+        api = c.ApiClient(c.Configuration())
+        api.param_serialize("GET", "/api/v1/pods", query_params=[("limit", "1")], header_params={{"Accept": "x"}})
+        print(json.dumps({{
+            "imported": [m for m in {_RARELY_USED!r} if m in sys.modules],
+            "stand_ins": [m for m, v in sys.modules.items() if type(v).__name__ == "_StandIn"],
+        }}))
+        """
+    )
+    assert got == {"imported": [], "stand_ins": []}
+
+
+def test_the_rarely_used_libraries_are_the_real_ones_when_used() -> None:
+    """An OIDC refresh gets a real OAuth2Session (and its error class), a real SecretStr is
+    unwrapped, dates parse, and the typed response is pydantic's model, as without dractl."""
+    got = _run(
+        """
+        import json, sys
+        from dractl.cluster import client
+        c = client.load()
+        import kubernetes.config.kube_config as kc
+        import kubernetes.client.api_client as ac
+        session = kc.OAuth2Session(client_id="dractl")
+        invalid = kc.oauthlib.oauth2.rfc6749.errors.InvalidClientIdError
+        import requests_oauthlib, oauthlib.oauth2, pydantic, dateutil.parser
+        from kubernetes.client.api_response import ApiResponse
+        api = c.ApiClient(c.Configuration())
+        reply = ac.ApiResponse(status_code=200, headers={}, data=1, raw_data=b"x")
+        print(json.dumps({
+            "session": type(session) is requests_oauthlib.OAuth2Session,
+            "error": invalid is oauthlib.oauth2.rfc6749.errors.InvalidClientIdError,
+            "secret": api.sanitize_for_serialization({"a": pydantic.SecretStr("s"), "b": "t"}),
+            "not_secret": isinstance("s", ac.SecretStr),
+            "date": ac.parse("2024-01-02T03:04:05Z") == dateutil.parser.parse("2024-01-02T03:04:05Z"),
+            "response": type(reply) is ApiResponse and reply.status_code == 200,
+            "stand_ins": [m for m, v in sys.modules.items() if type(v).__name__ == "_StandIn"],
+        }))
+        """
+    )
+    assert got == {
+        "session": True,
+        "error": True,
+        "secret": {"a": "s", "b": "t"},
+        "not_secret": False,
+        "date": True,
+        "response": True,
+        "stand_ins": [],
+    }
+
+
+def test_libraries_already_imported_are_used_as_they_are() -> None:
+    got = _run(
+        """
+        import json
+        import pydantic, requests_oauthlib
+        from dractl.cluster import client
+        client.load()
+        import kubernetes.config.kube_config as kc
+        import kubernetes.client.api_client as ac
+        print(json.dumps({
+            "secret": ac.SecretStr is pydantic.SecretStr,
+            "session": kc.OAuth2Session is requests_oauthlib.OAuth2Session,
+        }))
+        """
+    )
+    assert got == {"secret": True, "session": True}
