@@ -19,6 +19,7 @@ from rich.console import Console
 from dractl.errors import InputError, SourcePos
 from dractl.render import allowed_formats, render
 from dractl.render.sanitize import (
+    TEXT_LIMIT,
     UNSAFE,
     dumps_json,
     dumps_yaml,
@@ -183,6 +184,27 @@ def test_plain_document_refuses_what_it_cannot_see() -> None:
     assert plain_document({"a": "x" * 4000})
     assert not plain_document({"a": {1, 2}})  # not JSON: the walk decides
     assert sanitize({"a": {1, 2}}) == {"a": {1, 2}}
+
+
+@pytest.mark.parametrize(
+    ("doc", "plain"),
+    [
+        ({"a": "x" * 4000, "b": "y" * 4000}, True),
+        ({"a": ["x" * 4000, "y" * 4001]}, False),
+        ({"x" * 4000: "y" * 3999, "z" * 4001: 1}, False),
+        ({"a": list(range(2000))}, False),  # a run of numbers past the limit: the walk decides
+        ({"a": list(range(900))}, True),
+        ({"a": [1] * 1999 + ["x"]}, True),  # runs of exactly the limit, split by the quote
+        ({"a": [1] * 2001 + ["x"]}, False),
+    ],
+)
+def test_plain_document_finds_every_run_longer_than_the_text_limit(
+    doc: dict[str, object], plain: bool
+) -> None:
+    text = json.dumps(doc, separators=(",", ":"))
+    longest = max(len(run) for run in text.split('"'))
+    assert (longest <= TEXT_LIMIT) is plain  # the case is the one it claims to be
+    assert plain_document(doc) is plain
 
 
 def hostile_report() -> ValidationReport:
