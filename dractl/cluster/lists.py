@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from dractl.cluster.jsondecode import REFUSED, fast_typed
 from dractl.cluster.resources import Resource
 from dractl.cluster.transport import (
     MAX_BODY_BYTES,
@@ -62,11 +63,14 @@ def list_items(
     chunk_size: int = 500,
     progress: Progress | None = None,
     convert: Callable[[dict[str, Any], int], Any] | None = None,
+    lean: Callable[[bytes], Any] | None = None,
 ) -> ListResult:
     """Every item of the collection, page by page.  A continue token the server has expired
     (410 Gone) restarts the list from the beginning once; a second expiry is a ClusterError.
     ``convert(item, index)``: what to keep of each item instead of its JSON, made as its page
-    arrives (so each page's JSON can go before the next one is read)."""
+    arrives (so each page's JSON can go before the next one is read).  ``lean``: a page decoder
+    (:func:`dractl.cluster.pages.lean_decoder`) whose value is the page without the fields no
+    one reads; a page it refuses is decoded whole."""
     call = list_call(resource, namespace)
     path = resource.path(version, namespace)
     api_version = f"{resource.group}/{version}" if resource.group else version
@@ -112,7 +116,7 @@ def list_items(
             tokens.clear()
             announced, empty = None, 0
             continue
-        page = _decode(reply.body, call)
+        page = _decode(reply.body, call, lean)
         items = page.get("items") or []
         if not isinstance(items, list):
             raise ClusterError(
@@ -157,7 +161,11 @@ def list_items(
             return result
 
 
-def _decode(body: bytes, call: Call) -> dict[str, Any]:
+def _decode(body: bytes, call: Call, lean: Callable[[bytes], Any] | None = None) -> dict[str, Any]:
+    if lean is not None:
+        page = fast_typed(body, lean)
+        if page is not REFUSED:
+            return page  # its schema: an object (a dict)
     try:
         page = json_loads(body)
     except (ValueError, UnicodeDecodeError):

@@ -36,6 +36,7 @@ from dractl.cluster.discovery import ServerInfo, discover
 from dractl.cluster.kubeconfig import Connection, connect
 from dractl.cluster.lists import Progress, list_items
 from dractl.cluster.options import ClusterOptions
+from dractl.cluster.pages import lean_decoder
 from dractl.cluster.resources import RESOURCES, Resource
 from dractl.cluster.transport import Call, Transport, scope_of
 from dractl.errors import ClusterError
@@ -295,6 +296,7 @@ class ClusterSource:
                 chunk_size=self.opts.chunk_size,
                 progress=self._progress,
                 convert=_lean_builder(kind, start) if self._building and kind == "ResourceSlice" else None,
+                lean=lean_decoder(kind) if self._building else None,
             )
             self.reads.append(
                 ListRead(kind, namespace, field_selector, label_selector, result.resource_version)
