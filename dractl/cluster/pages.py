@@ -7,9 +7,11 @@ again.  On a real cluster that is most of it (``metadata.managedFields`` of ever
 Pod's containers, volumes, environment), and at 20,000 Pods decoding and freeing them is a
 large part of a view's time.  The schemas below name what is read: every field
 :func:`dractl.model.build.meta` reads of the metadata, and of a Pod what the source's pod
-reads (:func:`~dractl.cluster.source.uses_devices`, the names) and ``lean_pod`` read; every
+reads (:func:`~dractl.cluster.source.uses_devices`, the names) and ``lean_pod`` read, and
+of its status what the views read of it (``lean_pod`` keeps the status for them); every
 other field is parsed and skipped (:func:`dractl.cluster.jsondecode.fast_typed`: a page it
-refuses is decoded whole, as any other).  A field the builders read must be named here.
+refuses is decoded whole, as any other).  A field the builders or the inventory views read
+must be named here.
 """
 
 from __future__ import annotations
@@ -67,12 +69,28 @@ class _PodSpec(TypedDict, total=False):
     containers: list[_Container]
 
 
+class _ContainerStatus(TypedDict, total=False):
+    name: Any
+    allocatedResourcesStatus: Any
+
+
+class _PodStatus(TypedDict, total=False):
+    """What lean_pod reads of a Pod's status, and what the views read of what it keeps
+    (``dractl.inventory.core``: the phase, the containers' allocatedResourcesStatus)."""
+
+    phase: Any
+    resourceClaimStatuses: Any
+    initContainerStatuses: list[_ContainerStatus]
+    containerStatuses: list[_ContainerStatus]
+    ephemeralContainerStatuses: list[_ContainerStatus]
+
+
 class _Pod(TypedDict, total=False):
     apiVersion: Any
     kind: Any
     metadata: _PodMeta
     spec: _PodSpec
-    status: Any
+    status: _PodStatus
 
 
 class _PodPage(TypedDict, total=False):

@@ -663,8 +663,9 @@ def _claim_statuses(status: Raw) -> dict[str, str | None]:
 def lean_pod(raw: Raw, origin: o.Origin | None = None) -> o.Pod:
     """The Pod as the inventory views read it (a lean read's, see ``ClusterSource``): what
     :func:`pod` builds of its name and namespace, node, resource claims and claim statuses, and
-    ``raw`` holding only its ``status`` (its phase and container statuses are read from there);
-    every other field is left at its default.  At 20,000 pods the rest (labels, containers,
+    ``raw`` holding only its ``status`` (its phase and container statuses are read from there;
+    a lean cluster read decodes only those of it: :mod:`dractl.cluster.pages`); every other
+    field is left at its default.  At 20,000 pods the rest (labels, containers,
     tolerations, the whole JSON kept) is most of the Pods' time and memory."""
     spec = _m(raw.get("spec"))
     status = _m(raw.get("status"))
