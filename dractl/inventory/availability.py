@@ -315,7 +315,8 @@ class _ClassMembership:
 
     def of(self, device: o.Device) -> tuple[str, ...]:
         out = []
-        first_false = self.inv.allocator.selectors.first_false  # its selectors in turn, in one call
+        # its selectors in turn, in one call; each device is asked about once
+        first_false = self.inv.allocator.selectors.first_false_once
         for cls in self.classes:
             try:
                 if first_false(cls.selectors, device) < 0:

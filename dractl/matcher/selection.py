@@ -414,6 +414,46 @@ class SelectorCache:
                 raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
         return -1
 
+    def first_false_once(self, expressions: tuple[str, ...], device: Device) -> int:
+        """:meth:`first_false` for a device asked about once (``availability``'s class
+        membership of every device): the same answer from the same results, without keeping
+        the device's prints.  Anything else (a device seen before, a result not known yet, an
+        odd attribute value, an expression that reads the whole device) goes the way of
+        :meth:`first_false`, which then remembers the device."""
+        seen = self._devices.get(id(device))
+        if seen is not None and seen.device is device:
+            return self.first_false(expressions, device)
+        ids = self._print_ids
+        try:
+            base = ids.setdefault(convert_print(device), len(ids))
+        except TypeError:
+            return self.first_false(expressions, device)
+        hide = self.hide_multi
+        reads_of, results = self._reads, self._results
+        for i, expression in enumerate(expressions):
+            hit = reads_of.get(expression)
+            if hit is None:
+                return self.first_false(expressions, device)  # compiled (or refused) there
+            make = hit[1]
+            fp: Hashable
+            if make is _driver_only:
+                fp = base
+            elif make is None:
+                return self.first_false(expressions, device)
+            else:
+                try:
+                    fp = make(device, hide, base)
+                except TypeError:
+                    return self.first_false(expressions, device)
+            result = results.get((expression, fp))
+            if result is None:
+                return self.first_false(expressions, device)  # evaluated (once) there
+            if result is not True:
+                if result is False:
+                    return i
+                raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
+        return -1
+
     def _evaluate(self, program: Selector, device: Device) -> bool | str:
         self.evaluations += 1
         try:  # CelCache.matches, without its two calls

@@ -4,6 +4,8 @@ Every shared answer must equal evaluating the expression on the device itself.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -153,6 +155,36 @@ def test_first_false_is_matches_in_turn(devs: list[Device], exprs: list[str], hi
         except SelectorFailureAt as at:
             got = (at.index, at.failure.message, at.failure.compile_error)
         assert got == expected, (exprs, device)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(devices(), min_size=1, max_size=8),
+    st.lists(st.sampled_from([*EXPRESSIONS, "device.attributes[", "1 + 1"]), min_size=1, max_size=4),
+    st.booleans(),
+    st.lists(st.integers(0, 7), max_size=4),
+)
+def test_first_false_once_is_first_false(
+    devs: list[Device], exprs: list[str], hide: bool, again: list[int]
+) -> None:
+    """The form for a device asked about once answers as ``first_false`` (failures and all),
+    evaluates nothing ``first_false`` would not, and remembers only devices it had to
+    evaluate; a device asked about again (``again``) is answered the same."""
+    features = Features.for_version("1.37")
+    once = SelectorCache(features, CelCache(), hide_multi=hide)
+    plain = SelectorCache(features, CelCache(), hide_multi=hide)
+
+    def answer(ask: Callable[[tuple[str, ...], Device], int], device: Device) -> object:
+        try:
+            return ask(tuple(exprs), device)
+        except SelectorFailureAt as at:
+            return (at.index, at.failure.message, at.failure.compile_error)
+
+    order = devs + [devs[i % len(devs)] for i in again]
+    for device in order:
+        assert answer(once.first_false_once, device) == answer(plain.first_false, device), (exprs, device)
+    assert once.evaluations == plain.evaluations
+    assert len(once._devices) <= len(plain._devices)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
