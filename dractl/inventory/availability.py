@@ -148,6 +148,9 @@ class Counts:
         }
 
 
+_Counts = fast_init(Counts)  # the same objects, without a setattr per field (one per pool)
+
+
 @dataclass(frozen=True, slots=True)
 class PoolAvailability:
     """One pool (or, by class, one class on one node: then ``driver``/``pool`` are empty)."""
@@ -185,6 +188,9 @@ class PoolAvailability:
             "counters": [c.to_dict() for c in self.counters],
             "devices": [d.to_dict() for d in devices],
         }
+
+
+_PoolAvailability = fast_init(PoolAvailability)  # the same objects (one per pool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +400,7 @@ def _pool(
             )
     counts = _counts(devices)
     counters = _counter_groups(pool, left) if pool is not None and status == "ok" else ()
-    return PoolAvailability(
+    return _PoolAvailability(
         group.node,
         group.driver,
         group.name,
@@ -451,7 +457,7 @@ def _counts(devices: Any) -> Counts:
             unavailable += (not dev.allocated) and bool(effects & _BLOCKING)
         free += dev.state in _FREE_STATES  # DeviceState.free
         unhealthy += dev.health not in (None, HEALTHY)
-    return Counts(
+    return _Counts(
         total, allocated, max(0, total - allocated - unavailable), unavailable, free, tainted, unhealthy
     )
 
@@ -513,7 +519,7 @@ def amount(value: Fraction, like: Quantity) -> str:
 
 def _only_class(p: PoolAvailability, name: str) -> PoolAvailability:
     devices = tuple(d for d in p.devices if name in d.classes)
-    return PoolAvailability(
+    return _PoolAvailability(
         p.node,
         p.driver,
         p.pool,
@@ -577,7 +583,7 @@ def _by_class(pools: list[PoolAvailability], classes: list[ClassSummary]) -> lis
 def _sum(counts: Any) -> Counts:
     items = list(counts)
     tainted = {e: sum(c.tainted.get(e, 0) for c in items) for e in EFFECTS}
-    return Counts(
+    return _Counts(
         sum(c.total for c in items),
         sum(c.allocated for c in items),
         sum(c.available for c in items),

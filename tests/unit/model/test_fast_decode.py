@@ -32,12 +32,12 @@ MODEL_CLASSES = [
 
 def _other_fast_classes() -> list[type]:
     """The other classes the views build with fast_init."""
-    from dractl.inventory.availability import DeviceState
+    from dractl.inventory.availability import Counts, DeviceState, PoolAvailability
     from dractl.inventory.core import HealthReport
     from dractl.inventory.health import Signal
     from dractl.model.origin import Origin
 
-    return [DeviceState, HealthReport, Signal, Origin]
+    return [DeviceState, Counts, PoolAvailability, HealthReport, Signal, Origin]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
