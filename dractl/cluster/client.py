@@ -28,6 +28,7 @@ real library.
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import sys
 import threading
@@ -165,7 +166,7 @@ class _StandIn(types.ModuleType):
             del sys.modules[self.__name__]
 
     def __getattr__(self, attr: str) -> Any:
-        if attr.startswith("__"):  # probes (__path__, __spec__ ...): a plain module's answer
+        if attr.startswith("__"):  # probes (__wrapped__, __file__ ...): a plain module's answer
             raise AttributeError(f"module {self.__name__!r} has no attribute {attr!r}")
         self.withdraw()
         real = importlib.import_module(self.__name__)
@@ -244,9 +245,20 @@ def _stand_in() -> list[_StandIn]:
     for group in _STAND_INS:
         if any(name in sys.modules for name in group):
             continue
+        paths: dict[str, list[str] | None] = {}
         for name, attrs in group.items():
             module = _StandIn(name)
             module.__dict__.update(attrs())
+            # a package's stand-in has the package's __path__ (found, not imported): a submodule
+            # that is not stood in still imports, from the real package
+            parent, _, _ = name.rpartition(".")
+            spec = None
+            if not parent or paths.get(parent) is not None:  # a top-level name, or a package's child
+                spec = importlib.machinery.PathFinder.find_spec(name, paths.get(parent))
+            path = None if spec is None else spec.submodule_search_locations
+            paths[name] = None if path is None else list(path)
+            if path is not None:
+                module.__path__ = list(path)
             sys.modules[name] = module
             out.append(module)
     return out

@@ -156,10 +156,12 @@ def test_the_rarely_used_libraries_are_the_real_ones_when_used() -> None:
             "date": ac.parse("2024-01-02T03:04:05Z") == dateutil.parser.parse("2024-01-02T03:04:05Z"),
             "response": type(reply) is ApiResponse and reply.status_code == 200,
             "stand_ins": [m for m, v in sys.modules.items() if type(v).__name__ == "_StandIn"],
+            "path": list(kc.oauthlib.__path__) == list(oauthlib.__path__),
         }))
         """
     )
     assert got == {
+        "path": True,
         "session": True,
         "error": True,
         "secret": {"a": "s", "b": "t"},
@@ -186,3 +188,43 @@ def test_libraries_already_imported_are_used_as_they_are() -> None:
         """
     )
     assert got == {"secret": True, "session": True}
+
+
+def test_a_client_that_imports_more_of_a_stood_in_library_gets_the_real_objects() -> None:
+    """A client version that imports other names or submodules of a library stood in while its
+    modules import than the ones dractl expects still imports: those are the real ones."""
+    got = _run(
+        """
+        import json, sys
+        from dractl.cluster import client
+        stand_ins = client._stand_in()
+        try:
+            import oauthlib.common  # a submodule of a stood-in package that is not stood in
+            from oauthlib.oauth2 import WebApplicationClient  # a name the stand-in has not
+            from pydantic import BaseModel
+            from dateutil.parser import parse, isoparse
+            import dateutil.tz
+            got = {
+                "common": oauthlib.common.Request.__module__,
+                "client": WebApplicationClient.__module__,
+                "model": BaseModel.__module__,
+                "parse": parse("2024-01-02").year,
+                "isoparse": isoparse("2024-01-02").year,
+                "tz": dateutil.tz.UTC is not None,
+            }
+        finally:
+            for module in stand_ins:
+                module.withdraw()
+        got["stand_ins"] = [m for m, v in sys.modules.items() if type(v).__name__ == "_StandIn"]
+        print(json.dumps(got))
+        """
+    )
+    assert got == {
+        "common": "oauthlib.common",
+        "client": "oauthlib.oauth2.rfc6749.clients.web_application",
+        "model": "pydantic.main",
+        "parse": 2024,
+        "isoparse": 2024,
+        "tz": True,
+        "stand_ins": [],
+    }
