@@ -208,7 +208,11 @@ class _RealSecretStrCheck(type):
 
 
 class _SecretStr(metaclass=_RealSecretStrCheck):
-    """Stands in for ``pydantic.SecretStr`` in ``isinstance`` checks."""
+    """Stands in for ``pydantic.SecretStr`` in ``isinstance`` checks; calling it makes the real
+    one (should another thread import pydantic while the client's modules import)."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        return _real("pydantic", "SecretStr")(*args, **kwargs)
 
 
 class _ApiResponse:
