@@ -602,8 +602,14 @@ class _Run:
                 i = self.first_false(both, device)
             except SelectorFailureAt as at:
                 raise self._failed_at(at, req, cand) from None
-            if i >= 0:
-                hit = verdicts[cand.idx] = self._rejected(req, i)
+            if i >= 0:  # the same verdict for every device that selector rejects
+                rejections = req.rejections
+                if rejections is None:
+                    rejections = req.rejections = {}
+                hit = rejections.get(i)
+                if hit is None:
+                    hit = rejections[i] = self._rejected(req, i)
+                verdicts[cand.idx] = hit
                 return hit
         if cand.per_device and not self._node_ok(device):
             hit = (Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}")

@@ -67,6 +67,8 @@ class Req:
     selectable: dict[int, Verdict] = field(default_factory=dict)
     # the class's selectors then the request's (made on first use)
     all_selectors: tuple[str, ...] | None = None
+    # selector index -> the verdict of that selector being false (made on first use)
+    rejections: dict[int, Verdict] | None = None
 
     @property
     def full_name(self) -> str:

@@ -139,8 +139,11 @@ def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V |
 def convert_print(device: Device) -> Hashable:
     """The driver, and what decides whether the device converts for CEL at all (unknown
     attributes, version attributes): part of every print."""
-    versions = [(k, a.value) for k, a in device.attributes.items() if a.kind in _VERSION_KINDS]
-    return (device.driver, device.unknown_attributes, tuple(versions) if versions else ())
+    versions: tuple[tuple[str, Any], ...] = ()
+    for k, a in device.attributes.items():  # a loop, not a comprehension: no frame
+        if a.kind in _VERSION_KINDS:
+            versions += ((k, a.value),)
+    return (device.driver, device.unknown_attributes, versions)
 
 
 _VERSION_KINDS = frozenset({"version", "versions"})
@@ -287,6 +290,8 @@ def split_name(name: str, driver: str) -> tuple[str, str]:
 
 
 _V = TypeVar("_V")
+# (index, expression, print slot, printer (None: the whole device), program)
+_PlanStep = tuple[int, str, int, "Printer | None", "Selector"]
 _DRIVER_ONLY = frozenset({("driver",)})
 
 
@@ -309,6 +314,8 @@ class SelectorCache:
         self._reads: dict[str, tuple[int, Printer | None, Selector]] = {}
         # reads -> (its id, its printer)
         self._read_ids: dict[DeviceReads | None, tuple[int, Printer | None]] = {}
+        # a tuple of expressions -> its plan (see _plan)
+        self._plans: dict[tuple[str, ...], tuple[_PlanStep, ...]] = {}
         self.evaluations = 0
 
     def _reads_of(self, expression: str) -> tuple[int, Printer | None, Selector]:
@@ -382,37 +389,48 @@ class SelectorCache:
         """The index of the first of ``expressions`` that is false on ``device``, -1 when all
         are true: :meth:`matches` in turn, in one call (the allocator's hot path).  Raises
         :class:`SelectorFailureAt` (the index, and the failure :meth:`matches` raises)."""
+        plan = self._plans.get(expressions)
+        if plan is None:
+            plan = self._plan(expressions)
         seen = self._devices.get(id(device))
-        fresh = False
         if seen is None or seen.device is not device:  # its first selectors: no print known yet
-            seen, fresh = self._seen_of(device), True
-        hide = self.hide_multi
-        reads_of, results, prints = self._reads, self._results, seen.prints
-        for i, expression in enumerate(expressions):
-            hit = reads_of.get(expression)
-            if hit is None:
-                try:
-                    hit = self._reads_of(expression)
-                except SelectorFailure as fail:
-                    raise SelectorFailureAt(i, fail) from None
-            read_id, make, program = hit
-            slot = 2 * read_id + hide
+            seen = self._seen_of(device)
+        results, prints = self._results, seen.prints
+        for i, expression, slot, make, program in plan:
             fp: Hashable
             if make is _driver_only:  # the base print is the whole print
                 fp = seen.base
             else:
-                fp = None if fresh else prints.get(slot)
+                fp = prints.get(slot)
                 if fp is None:
-                    fp = self._print(seen, slot, hide, make)
+                    fp = self._print(seen, slot, self.hide_multi, make)
             key = (expression, fp)
             result = results.get(key)
             if result is None:
-                result = results[key] = self._evaluate(program, seen.as_seen(hide))
+                result = results[key] = self._evaluate(program, seen.as_seen(self.hide_multi))
             if result is not True:
                 if result is False:
                     return i
                 raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
+        if len(plan) < len(expressions):  # a selector that does not compile: every call says so
+            try:
+                self._reads_of(expressions[len(plan)])
+            except SelectorFailure as fail:
+                raise SelectorFailureAt(len(plan), fail) from None
         return -1
+
+    def _plan(self, expressions: tuple[str, ...]) -> tuple[_PlanStep, ...]:
+        """What :meth:`first_false` needs of each expression, up to the first that does not
+        compile (made once per tuple of expressions: derived from the compiled selectors)."""
+        plan: list[_PlanStep] = []
+        for i, expression in enumerate(expressions):
+            try:
+                read_id, make, program = self._reads_of(expression)
+            except SelectorFailure:
+                break
+            plan.append((i, expression, 2 * read_id + self.hide_multi, make, program))
+        self._plans[expressions] = out = tuple(plan)
+        return out
 
     def _evaluate(self, program: Selector, device: Device) -> bool | str:
         self.evaluations += 1
