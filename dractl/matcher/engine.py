@@ -523,12 +523,14 @@ class _Run:
     ) -> list[list[list[Req]]]:
         def selectable(req: Req, cand: Candidate) -> Verdict:  # "All" mode: keep the reasons
             verdict = self.selectable(req, cand)
-            placer.noted(req, cand, verdict)
+            if verdict is not True:
+                placer.noted(req, cand, verdict)
             return verdict
 
         def fits(req: Req, cand: Candidate) -> Verdict:
             verdict = placer.fits(req, cand)
-            placer.noted(req, cand, verdict)
+            if verdict is not True:
+                placer.noted(req, cand, verdict)
             return verdict
 
         reqs: list[list[list[Req]]] = []

@@ -230,27 +230,10 @@ def _driver_only(device: Device, hide: bool, base: Hashable) -> Hashable:
     return key
 
 
-class _Seen:
-    """A device as a :class:`SelectorCache` has seen it: its base print (:func:`convert_print`,
-    interned), its print per (reads, hide_multi) slot, and its copy without
-    allowMultipleAllocations (made when a hidden evaluation needs it)."""
-
-    __slots__ = ("base", "device", "hidden", "prints")
-
-    def __init__(self, device: Device, base: int) -> None:
-        self.device = device
-        self.base = base
-        self.prints: dict[int, Hashable] = {}
-        self.hidden: Device | None = None
-
-    def as_seen(self, hide: bool) -> Device:
-        """The device CEL is given (``hide``: allowMultipleAllocations not passed)."""
-        device = self.device
-        if hide and device.allow_multiple_allocations is not None:
-            if self.hidden is None:
-                self.hidden = replace(device, allow_multiple_allocations=None)
-            return self.hidden
-        return device
+_Seen = tuple[Device, int, dict[int, Hashable]]
+"""A device as a :class:`SelectorCache` has seen it: the device, its base print
+(:func:`convert_print`, interned) and its print per (reads, hide_multi) slot (a tuple: made
+for every device a selector looks at, it costs no ``__init__`` call)."""
 
 
 def _step(r: tuple[str, ...]) -> _Step | None:
@@ -290,8 +273,8 @@ def split_name(name: str, driver: str) -> tuple[str, str]:
 
 
 _V = TypeVar("_V")
-# (index, expression, print slot, printer (None: the whole device), program)
-_PlanStep = tuple[int, str, int, "Printer | None", "Selector"]
+# (index, expression, print slot, printer, program)
+_PlanStep = tuple[int, str, int, "Printer", "Selector"]
 _DRIVER_ONLY = frozenset({("driver",)})
 
 
@@ -310,6 +293,8 @@ class SelectorCache:
         self._results: dict[tuple[str, Hashable], bool | str] = {}
         self._print_ids: dict[Hashable, int] = {}  # base print, fingerprint -> small int
         self._devices: dict[int, _Seen] = {}  # id(device) -> its prints
+        # id(device) -> its copy without allowMultipleAllocations (see _as_seen)
+        self._hidden: dict[int, Device] = {}
         # expression -> (id of its reads, its printer (None: the whole device), its program)
         self._reads: dict[str, tuple[int, Printer | None, Selector]] = {}
         # reads -> (its id, its printer)
@@ -338,7 +323,7 @@ class SelectorCache:
     def _seen_of(self, device: Device) -> _Seen:
         """The device's entry (made on its first selector): its base print, interned."""
         hit = self._devices.get(id(device))
-        if hit is not None and hit.device is device:
+        if hit is not None and hit[0] is device:
             return hit
         ids = self._print_ids
         key = convert_print(device)
@@ -346,26 +331,41 @@ class SelectorCache:
             base = ids.setdefault(key, len(ids))
         except TypeError:  # an odd attribute value: don't share results for this device
             base = ids.setdefault(("id", id(device)), len(ids))
-        hit = self._devices[id(device)] = _Seen(device, base)
+        hit = self._devices[id(device)] = (device, base, {})
         return hit
+
+    def _as_seen(self, device: Device, hide: bool) -> Device:
+        """The device CEL is given (``hide``: allowMultipleAllocations not passed: a copy
+        without it, made once; the device's entry in ``_devices`` keeps its id valid)."""
+        if hide and device.allow_multiple_allocations is not None:
+            hidden = self._hidden.get(id(device))
+            if hidden is None:
+                hidden = self._hidden[id(device)] = replace(device, allow_multiple_allocations=None)
+            return hidden
+        return device
 
     def _print(self, seen: _Seen, slot: int, hide: bool, make: Printer | None) -> Hashable:
         """The print of ``seen``'s device for the reads of ``slot`` (computed once): what results
         are keyed by, with the expression (the whole :func:`fingerprint` is interned to an int)."""
-        device = seen.device
+        device, base, prints = seen
+        fp: Hashable
         if make is None:
-            ids = self._print_ids
-            key = fingerprint(device, hide)
-            fp: Hashable = ids.setdefault(key, len(ids))
+            fp = self._whole_print(device, hide, base)
         elif make is _driver_only:  # the base print is the whole print
-            fp = seen.base
+            fp = base
         else:
             try:
-                fp = make(device, hide, seen.base)
+                fp = make(device, hide, base)
             except TypeError:  # an odd attribute value: don't share results for this device
                 fp = ("id", id(device))
-        seen.prints[slot] = fp
+        prints[slot] = fp
         return fp
+
+    def _whole_print(self, device: Device, hide: bool, base: Hashable) -> Hashable:
+        """The print of an expression that may read anything of the device: its whole
+        :func:`fingerprint`, interned to an int (a :data:`Printer`)."""
+        ids = self._print_ids
+        return ids.setdefault(fingerprint(device, hide), len(ids))
 
     def matches(self, expression: str, device: Device, *, hide_multi: bool | None = None) -> bool:
         """Evaluate (or recall) ``expression`` on ``device``; raises SelectorFailure."""
@@ -373,13 +373,13 @@ class SelectorCache:
         hide = self.hide_multi if hide_multi is None else hide_multi
         seen = self._seen_of(device)
         slot = 2 * read_id + hide
-        fp = seen.prints.get(slot)
+        fp = seen[2].get(slot)
         if fp is None:
             fp = self._print(seen, slot, hide, make)
         key = (expression, fp)
         result = self._results.get(key)
         if result is None:
-            result = self._evaluate(program, seen.as_seen(hide))
+            result = self._evaluate(program, self._as_seen(device, hide))
             self._results[key] = result
         if isinstance(result, str):
             raise SelectorFailure(result, compile_error=False)
@@ -393,21 +393,26 @@ class SelectorCache:
         if plan is None:
             plan = self._plan(expressions)
         seen = self._devices.get(id(device))
-        if seen is None or seen.device is not device:  # its first selectors: no print known yet
+        if seen is None or seen[0] is not device:  # its first selectors: no print known yet
             seen = self._seen_of(device)
-        results, prints = self._results, seen.prints
+        _, base, prints = seen
+        results, hide = self._results, self.hide_multi
         for i, expression, slot, make, program in plan:
             fp: Hashable
             if make is _driver_only:  # the base print is the whole print
-                fp = seen.base
-            else:
+                fp = base
+            else:  # _print, inline
                 fp = prints.get(slot)
                 if fp is None:
-                    fp = self._print(seen, slot, self.hide_multi, make)
+                    try:
+                        fp = make(device, hide, base)
+                    except TypeError:  # an odd attribute value: don't share results for this device
+                        fp = ("id", id(device))
+                    prints[slot] = fp
             key = (expression, fp)
             result = results.get(key)
             if result is None:
-                result = results[key] = self._evaluate(program, seen.as_seen(self.hide_multi))
+                result = results[key] = self._evaluate(program, self._as_seen(device, hide))
             if result is not True:
                 if result is False:
                     return i
@@ -428,6 +433,8 @@ class SelectorCache:
                 read_id, make, program = self._reads_of(expression)
             except SelectorFailure:
                 break
+            if make is None:  # the whole device: its fingerprint, interned
+                make = self._whole_print
             plan.append((i, expression, 2 * read_id + self.hide_multi, make, program))
         self._plans[expressions] = out = tuple(plan)
         return out
