@@ -513,7 +513,7 @@ class _Run:
             self.state.committed_capacity,
             [],
             book,
-            self.selectable,
+            self._select,
             self.rec,
             self.a.share_ids,
         )
@@ -587,13 +587,19 @@ class _Run:
 
     def selectable(self, req: Req, cand: Candidate) -> Verdict:
         """Class selectors, request selectors, per-device node selection (cached)."""
+        if not cand.device.binding_conditions:
+            hit = req.selectable.get(cand.idx)
+            if hit is not None:
+                return hit
+        return self._select(req, cand)
+
+    def _select(self, req: Req, cand: Candidate) -> Verdict:
+        """:meth:`selectable` without looking for a kept verdict first (the search's scans and
+        ``Placer.precheck`` have looked, for devices without binding conditions)."""
         device = cand.device
         if device.binding_conditions and not self.f.device_binding_and_status:
             return Reason.BINDING_CONDITIONS_DISABLED, "DRADeviceBindingConditions is off"
         verdicts = req.selectable
-        hit = verdicts.get(cand.idx)
-        if hit is not None:
-            return hit
         # the class's selectors, then the request's, in one call
         both = req.all_selectors
         if both is None:
@@ -727,7 +733,10 @@ class _View:
             return
         self.flat = cand_mod.Flat(self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules))
         self.by_pool = cand_mod.ByPool(self.flat)
-        self.invalid = any(p.invalid for p in self.found)
+        for p in self.found:  # a loop, not any(): no generator frame
+            if p.invalid:
+                self.invalid = True
+                break
         self.any_multi = self.flat.any_multi
 
     def ids(self) -> frozenset[str]:

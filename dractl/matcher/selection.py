@@ -325,6 +325,10 @@ class SelectorCache:
         hit = self._devices.get(id(device))
         if hit is not None and hit[0] is device:
             return hit
+        return self._new_seen(device)
+
+    def _new_seen(self, device: Device) -> _Seen:
+        """Make the device's entry (it has none yet)."""
         ids = self._print_ids
         key = convert_print(device)
         try:
@@ -394,7 +398,7 @@ class SelectorCache:
             plan = self._plan(expressions)
         seen = self._devices.get(id(device))
         if seen is None or seen[0] is not device:  # its first selectors: no print known yet
-            seen = self._seen_of(device)
+            seen = self._new_seen(device)
         _, base, prints = seen
         results, hide = self._results, self.hide_multi
         for i, expression, slot, make, program in plan:
