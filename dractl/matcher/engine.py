@@ -112,7 +112,8 @@ class Allocator:
         self._uses: dict[int, tuple[Device, counters.Uses]] = {}
         # nodes that look the same share their answers (dractl.matcher.sharing); not for
         # stable, DeviceTaintRules or slices that are not bound to one node
-        self._shapes = Shapes(self.on_node) if not (self.stable or self.rules or self.shared) else None
+        self._shareable = not (self.stable or self.rules or self.shared)
+        self._shapes: Shapes | None = None  # made on the second call (see below)
         # the first call looks for no shapes: an Allocator asked once (one node, one problem)
         # would only pay for them
         self._asked = False
@@ -190,9 +191,12 @@ class Allocator:
         if order is not None:  # no shared answers: they were found in the allocator's order
             self._asked = True
             return _Run(self, node, claims, Recorder(trace), max_steps, state, order).outcome()
-        if self._shapes is not None and not trace and node is not None and self._asked:
-            shape, pools = self._shapes.shape(node)
-            if shape is not None and self._shapes.untouched(node.meta.name, state, shape, pools, self._state):
+        if self._shareable and not trace and node is not None and self._asked:
+            shapes = self._shapes
+            if shapes is None:
+                shapes = self._shapes = Shapes(self.on_node)
+            shape, pools = shapes.shape(node)
+            if shape is not None and shapes.untouched(node.meta.name, state, shape, pools, self._state):
                 key = answer_key(claims, max_steps)
                 outcome = kept(shape, key, claims, node, pools)
                 if outcome is None:

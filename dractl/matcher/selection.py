@@ -212,11 +212,10 @@ def _one_entry(reads: DeviceReads, attributes: bool, domain: str, name: str) -> 
                 e = s
         if e is None:
             return (reads, base, None)
-        key = (
-            reads,
-            base,
-            (e.kind, e.value) if attributes else (e.value.unscaled, e.value.scale, e.value.format),
-        )
+        if not attributes:  # a quantity's numbers and format: hashable, no need to try
+            q = e.value
+            return (reads, base, (q.unscaled, q.scale, q.format))
+        key = (reads, base, (e.kind, e.value))
         hash(key)
         return key
 
