@@ -208,9 +208,15 @@ def equals(a: Any, b: Any) -> bool | None:
     return None
 
 
+_ABSENT = object()
+
+
 def map_find(m: dict[Any, Any], key: Any) -> tuple[bool, Any]:
     """Lookup with CEL's numeric key equivalence (1 == 1u == 1.0)."""
     tk = type(key)
+    if tk is str:  # only a string key equals a string: one lookup (device maps, by domain and name)
+        v = m.get(key, _ABSENT)
+        return (False, None) if v is _ABSENT else (True, v)
     if tk is float:
         if key != key or key != int(key):
             return False, None

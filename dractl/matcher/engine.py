@@ -112,7 +112,8 @@ class Allocator:
         self._uses: dict[int, tuple[Device, counters.Uses]] = {}
         # nodes that look the same share their answers (dractl.matcher.sharing); not for
         # stable, DeviceTaintRules or slices that are not bound to one node
-        self._shapes = Shapes(self.on_node) if not (self.stable or self.rules or self.shared) else None
+        self._shareable = not (self.stable or self.rules or self.shared)
+        self._shapes: Shapes | None = None  # made on the second call (see below)
         # the first call looks for no shapes: an Allocator asked once (one node, one problem)
         # would only pay for them
         self._asked = False
@@ -190,9 +191,12 @@ class Allocator:
         if order is not None:  # no shared answers: they were found in the allocator's order
             self._asked = True
             return _Run(self, node, claims, Recorder(trace), max_steps, state, order).outcome()
-        if self._shapes is not None and not trace and node is not None and self._asked:
-            shape, pools = self._shapes.shape(node)
-            if shape is not None and self._shapes.untouched(node.meta.name, state, shape, pools, self._state):
+        if self._shareable and not trace and node is not None and self._asked:
+            shapes = self._shapes
+            if shapes is None:
+                shapes = self._shapes = Shapes(self.on_node)
+            shape, pools = shapes.shape(node)
+            if shape is not None and shapes.untouched(node.meta.name, state, shape, pools, self._state):
                 key = answer_key(claims, max_steps)
                 outcome = kept(shape, key, claims, node, pools)
                 if outcome is None:
@@ -513,7 +517,7 @@ class _Run:
             self.state.committed_capacity,
             [],
             book,
-            self.selectable,
+            self._select,
             self.rec,
             self.a.share_ids,
         )
@@ -523,12 +527,14 @@ class _Run:
     ) -> list[list[list[Req]]]:
         def selectable(req: Req, cand: Candidate) -> Verdict:  # "All" mode: keep the reasons
             verdict = self.selectable(req, cand)
-            placer.noted(req, cand, verdict)
+            if verdict is not True:
+                placer.noted(req, cand, verdict)
             return verdict
 
         def fits(req: Req, cand: Candidate) -> Verdict:
             verdict = placer.fits(req, cand)
-            placer.noted(req, cand, verdict)
+            if verdict is not True:
+                placer.noted(req, cand, verdict)
             return verdict
 
         reqs: list[list[list[Req]]] = []
@@ -585,13 +591,19 @@ class _Run:
 
     def selectable(self, req: Req, cand: Candidate) -> Verdict:
         """Class selectors, request selectors, per-device node selection (cached)."""
+        if not cand.device.binding_conditions:
+            hit = req.selectable.get(cand.idx)
+            if hit is not None:
+                return hit
+        return self._select(req, cand)
+
+    def _select(self, req: Req, cand: Candidate) -> Verdict:
+        """:meth:`selectable` without looking for a kept verdict first (the search's scans and
+        ``Placer.precheck`` have looked, for devices without binding conditions)."""
         device = cand.device
         if device.binding_conditions and not self.f.device_binding_and_status:
             return Reason.BINDING_CONDITIONS_DISABLED, "DRADeviceBindingConditions is off"
         verdicts = req.selectable
-        hit = verdicts.get(cand.idx)
-        if hit is not None:
-            return hit
         # the class's selectors, then the request's, in one call
         both = req.all_selectors
         if both is None:
@@ -602,8 +614,14 @@ class _Run:
                 i = self.first_false(both, device)
             except SelectorFailureAt as at:
                 raise self._failed_at(at, req, cand) from None
-            if i >= 0:
-                hit = verdicts[cand.idx] = self._rejected(req, i)
+            if i >= 0:  # the same verdict for every device that selector rejects
+                rejections = req.rejections
+                if rejections is None:
+                    rejections = req.rejections = {}
+                hit = rejections.get(i)
+                if hit is None:
+                    hit = rejections[i] = self._rejected(req, i)
+                verdicts[cand.idx] = hit
                 return hit
         if cand.per_device and not self._node_ok(device):
             hit = (Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}")
@@ -719,7 +737,10 @@ class _View:
             return
         self.flat = cand_mod.Flat(self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules))
         self.by_pool = cand_mod.ByPool(self.flat)
-        self.invalid = any(p.invalid for p in self.found)
+        for p in self.found:  # a loop, not any(): no generator frame
+            if p.invalid:
+                self.invalid = True
+                break
         self.any_multi = self.flat.any_multi
 
     def ids(self) -> frozenset[str]:

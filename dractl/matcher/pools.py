@@ -173,11 +173,10 @@ def _build(
     if not stable and len(members) > 1:
         members = sorted(members, key=_slice_name)
     partitionable = features.partitionable_devices
-    if partitionable and any(s.shared_counters for s in members):
-        counter_slices = [s for s in members if s.shared_counters]
-        device_slices = [s for s in members if not s.shared_counters]
-    else:
-        counter_slices, device_slices = [], list(members)
+    counter_slices: list[ResourceSlice] = []
+    device_slices: list[ResourceSlice] = []
+    for s in members:  # one loop, no comprehension frames (a pool has few slices)
+        (counter_slices if partitionable and s.shared_counters else device_slices).append(s)
     other: list[ResourceSlice] = []
     if whole:
         seen = {s.meta.name for s in members}

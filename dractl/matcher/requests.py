@@ -67,6 +67,8 @@ class Req:
     selectable: dict[int, Verdict] = field(default_factory=dict)
     # the class's selectors then the request's (made on first use)
     all_selectors: tuple[str, ...] | None = None
+    # selector index -> the verdict of that selector being false (made on first use)
+    rejections: dict[int, Verdict] | None = None
 
     @property
     def full_name(self) -> str:
@@ -108,10 +110,9 @@ def _entry(
 def _check_feature_use(
     claim: ResourceClaim, request: DeviceRequest, features: Features, capacity_known: bool
 ) -> None:
-    ref = claim_ref(claim)
     if request.first_available and not features.prioritized_list:
         raise RequestError(
-            f"claim {ref}, request {request.name}: has subrequests, but the "
+            f"claim {claim_ref(claim)}, request {request.name}: has subrequests, but the "
             "DRAPrioritizedList feature is disabled",
             "feature-disabled",
         )
@@ -119,14 +120,14 @@ def _check_feature_use(
         return  # stable does not know capacity requests: it ignores them
     if request.exactly is not None and request.exactly.capacity_requests is not None:
         raise RequestError(
-            f"claim {ref}, request {request.name}: has capacity requests, but the "
+            f"claim {claim_ref(claim)}, request {request.name}: has capacity requests, but the "
             "DRAConsumableCapacity feature is disabled",
             "feature-disabled",
         )
     for sub in request.first_available:
         if sub.capacity_requests is not None:
             raise RequestError(
-                f"claim {ref}, subrequest {sub.name}: has capacity requests, but the "
+                f"claim {claim_ref(claim)}, subrequest {sub.name}: has capacity requests, but the "
                 "DRAConsumableCapacity feature is disabled",
                 "feature-disabled",
             )
@@ -139,26 +140,26 @@ def _validate(
     classes: Mapping[str, DeviceClass],
     features: Features,
 ) -> DeviceClass:
-    ref = claim_ref(claim)
     for i, sel in enumerate(req.selectors):
         if not sel:
             raise RequestError(
-                f"claim {ref}, request {name}, selector #{i}: CEL expression empty "
+                f"claim {claim_ref(claim)}, request {name}, selector #{i}: CEL expression empty "
                 "(unsupported selector type?)"
             )
     if getattr(req, "admin_access", None) is not None and not features.admin_access:
         raise RequestError(
-            f"claim {ref}, request {name}: admin access is requested, but the feature is disabled",
+            f"claim {claim_ref(claim)}, request {name}: admin access is requested, "
+            "but the feature is disabled",
             "admin-access-disabled",
         )
     if not req.device_class_name:
         raise RequestError(
-            f"claim {ref}, request {name}: missing device class name (unsupported request type?)"
+            f"claim {claim_ref(claim)}, request {name}: missing device class name (unsupported request type?)"
         )
     cls = classes.get(req.device_class_name)
     if cls is None:
         raise RequestError(
-            f"claim {ref}, request {name}: could not retrieve device class "
+            f"claim {claim_ref(claim)}, request {name}: could not retrieve device class "
             f"{req.device_class_name}: deviceclass.resource.k8s.io "
             f'"{req.device_class_name}" not found'
         )

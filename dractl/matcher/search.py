@@ -123,15 +123,17 @@ class Search:
     def _scan(self, req: Req, di: int, in_sub: bool, start: int) -> int:
         """Try each remaining candidate for slot ``di``; recurse on success."""
         placer = self.placer
-        if placer.rec.enabled and not req.admin:
+        if req.admin:
+            return self._scan_prechecked(req, di, in_sub, start)
+        if placer.rec.enabled:
             return self._scan_traced(req, di, in_sub, start)
+        # precheck's work inline (no trace to keep): its in-use check first, as most candidates
+        # a busy node offers stop there
         cands, make = self.cands, self.make
-        # the in-use part of precheck, inline: most candidates a busy node offers stop here
-        quick = not req.admin and not placer.rec.enabled
         committed, allocating = placer.committed, placer.allocating
         selectable, capacity = placer.selectable, placer.f.consumable_capacity
         verdicts = req.selectable
-        skips = self.skips if quick else None
+        skips = self.skips
         frontier = -1
         if skips is not None:
             frontier = skips.get(id(verdicts), 0)
@@ -139,26 +141,34 @@ class Search:
                 start = frontier  # every candidate before it would be rejected, silently
         for idx in range(start, len(cands)):
             cand = cands[idx] or make(idx)
-            if quick and (cand.id in committed or allocating.get(cand.id)):
-                if idx == frontier and cand.id in committed:
+            cid = cand.id
+            if cid in committed or allocating.get(cid):
+                if idx == frontier and cid in committed:
                     frontier += 1
                     skips[id(verdicts)] = frontier  # type: ignore[index]
                 continue
-            if quick:  # precheck without its in-use check (done above) and trace (none)
-                binding = cand.device.binding_conditions
-                verdict = None if binding else verdicts.get(idx)
-                if verdict is None:
-                    verdict = selectable(req, cand)
-                if verdict is True and capacity:
-                    verdict = placer.fits(req, cand)
-                if verdict is not True:
-                    if idx == frontier and not binding:
-                        kept = verdicts.get(idx)
-                        if kept is not None and kept is not True:  # its selectors say no
-                            frontier += 1
-                            skips[id(verdicts)] = frontier  # type: ignore[index]
-                    continue
-            elif not placer.precheck(req, cand):
+            binding = cand.device.binding_conditions
+            verdict = None if binding else verdicts.get(idx)
+            if verdict is None:  # kept in ``verdicts`` now, unless the device has binding conditions
+                verdict = selectable(req, cand)
+            if verdict is not True:
+                if idx == frontier and not binding:  # its selectors say no, for good
+                    frontier += 1
+                    skips[id(verdicts)] = frontier  # type: ignore[index]
+                continue
+            if capacity and placer.fits(req, cand) is not True:
+                continue
+            code = self._descend(req, cand, di, in_sub, idx + 1)
+            if code != FAIL:
+                return code
+        return FAIL
+
+    def _scan_prechecked(self, req: Req, di: int, in_sub: bool, start: int) -> int:
+        """:meth:`_scan` for a request with admin access, through :meth:`Placer.precheck`."""
+        placer, cands, make = self.placer, self.cands, self.make
+        for idx in range(start, len(cands)):
+            cand = cands[idx] or make(idx)
+            if not placer.precheck(req, cand):
                 continue
             code = self._descend(req, cand, di, in_sub, idx + 1)
             if code != FAIL:

@@ -139,8 +139,11 @@ def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V |
 def convert_print(device: Device) -> Hashable:
     """The driver, and what decides whether the device converts for CEL at all (unknown
     attributes, version attributes): part of every print."""
-    versions = [(k, a.value) for k, a in device.attributes.items() if a.kind in _VERSION_KINDS]
-    return (device.driver, device.unknown_attributes, tuple(versions) if versions else ())
+    versions: tuple[tuple[str, Any], ...] = ()
+    for k, a in device.attributes.items():  # a loop, not a comprehension: no frame
+        if a.kind in _VERSION_KINDS:
+            versions += ((k, a.value),)
+    return (device.driver, device.unknown_attributes, versions)
 
 
 _VERSION_KINDS = frozenset({"version", "versions"})
@@ -209,11 +212,10 @@ def _one_entry(reads: DeviceReads, attributes: bool, domain: str, name: str) -> 
                 e = s
         if e is None:
             return (reads, base, None)
-        key = (
-            reads,
-            base,
-            (e.kind, e.value) if attributes else (e.value.unscaled, e.value.scale, e.value.format),
-        )
+        if not attributes:  # a quantity's numbers and format: hashable, no need to try
+            q = e.value
+            return (reads, base, (q.unscaled, q.scale, q.format))
+        key = (reads, base, (e.kind, e.value))
         hash(key)
         return key
 
@@ -227,27 +229,10 @@ def _driver_only(device: Device, hide: bool, base: Hashable) -> Hashable:
     return key
 
 
-class _Seen:
-    """A device as a :class:`SelectorCache` has seen it: its base print (:func:`convert_print`,
-    interned), its print per (reads, hide_multi) slot, and its copy without
-    allowMultipleAllocations (made when a hidden evaluation needs it)."""
-
-    __slots__ = ("base", "device", "hidden", "prints")
-
-    def __init__(self, device: Device, base: int) -> None:
-        self.device = device
-        self.base = base
-        self.prints: dict[int, Hashable] = {}
-        self.hidden: Device | None = None
-
-    def as_seen(self, hide: bool) -> Device:
-        """The device CEL is given (``hide``: allowMultipleAllocations not passed)."""
-        device = self.device
-        if hide and device.allow_multiple_allocations is not None:
-            if self.hidden is None:
-                self.hidden = replace(device, allow_multiple_allocations=None)
-            return self.hidden
-        return device
+_Seen = tuple[Device, int, dict[int, Hashable]]
+"""A device as a :class:`SelectorCache` has seen it: the device, its base print
+(:func:`convert_print`, interned) and its print per (reads, hide_multi) slot (a tuple: made
+for every device a selector looks at, it costs no ``__init__`` call)."""
 
 
 def _step(r: tuple[str, ...]) -> _Step | None:
@@ -287,6 +272,8 @@ def split_name(name: str, driver: str) -> tuple[str, str]:
 
 
 _V = TypeVar("_V")
+# (index, expression, print slot, printer, program)
+_PlanStep = tuple[int, str, int, "Printer", "Selector"]
 _DRIVER_ONLY = frozenset({("driver",)})
 
 
@@ -305,10 +292,14 @@ class SelectorCache:
         self._results: dict[tuple[str, Hashable], bool | str] = {}
         self._print_ids: dict[Hashable, int] = {}  # base print, fingerprint -> small int
         self._devices: dict[int, _Seen] = {}  # id(device) -> its prints
+        # id(device) -> its copy without allowMultipleAllocations (see _as_seen)
+        self._hidden: dict[int, Device] = {}
         # expression -> (id of its reads, its printer (None: the whole device), its program)
         self._reads: dict[str, tuple[int, Printer | None, Selector]] = {}
         # reads -> (its id, its printer)
         self._read_ids: dict[DeviceReads | None, tuple[int, Printer | None]] = {}
+        # a tuple of expressions -> its plan (see _plan)
+        self._plans: dict[tuple[str, ...], tuple[_PlanStep, ...]] = {}
         self.evaluations = 0
 
     def _reads_of(self, expression: str) -> tuple[int, Printer | None, Selector]:
@@ -331,34 +322,53 @@ class SelectorCache:
     def _seen_of(self, device: Device) -> _Seen:
         """The device's entry (made on its first selector): its base print, interned."""
         hit = self._devices.get(id(device))
-        if hit is not None and hit.device is device:
+        if hit is not None and hit[0] is device:
             return hit
+        return self._new_seen(device)
+
+    def _new_seen(self, device: Device) -> _Seen:
+        """Make the device's entry (it has none yet)."""
         ids = self._print_ids
         key = convert_print(device)
         try:
             base = ids.setdefault(key, len(ids))
         except TypeError:  # an odd attribute value: don't share results for this device
             base = ids.setdefault(("id", id(device)), len(ids))
-        hit = self._devices[id(device)] = _Seen(device, base)
+        hit = self._devices[id(device)] = (device, base, {})
         return hit
+
+    def _as_seen(self, device: Device, hide: bool) -> Device:
+        """The device CEL is given (``hide``: allowMultipleAllocations not passed: a copy
+        without it, made once; the device's entry in ``_devices`` keeps its id valid)."""
+        if hide and device.allow_multiple_allocations is not None:
+            hidden = self._hidden.get(id(device))
+            if hidden is None:
+                hidden = self._hidden[id(device)] = replace(device, allow_multiple_allocations=None)
+            return hidden
+        return device
 
     def _print(self, seen: _Seen, slot: int, hide: bool, make: Printer | None) -> Hashable:
         """The print of ``seen``'s device for the reads of ``slot`` (computed once): what results
         are keyed by, with the expression (the whole :func:`fingerprint` is interned to an int)."""
-        device = seen.device
+        device, base, prints = seen
+        fp: Hashable
         if make is None:
-            ids = self._print_ids
-            key = fingerprint(device, hide)
-            fp: Hashable = ids.setdefault(key, len(ids))
+            fp = self._whole_print(device, hide, base)
         elif make is _driver_only:  # the base print is the whole print
-            fp = seen.base
+            fp = base
         else:
             try:
-                fp = make(device, hide, seen.base)
+                fp = make(device, hide, base)
             except TypeError:  # an odd attribute value: don't share results for this device
                 fp = ("id", id(device))
-        seen.prints[slot] = fp
+        prints[slot] = fp
         return fp
+
+    def _whole_print(self, device: Device, hide: bool, base: Hashable) -> Hashable:
+        """The print of an expression that may read anything of the device: its whole
+        :func:`fingerprint`, interned to an int (a :data:`Printer`)."""
+        ids = self._print_ids
+        return ids.setdefault(fingerprint(device, hide), len(ids))
 
     def matches(self, expression: str, device: Device, *, hide_multi: bool | None = None) -> bool:
         """Evaluate (or recall) ``expression`` on ``device``; raises SelectorFailure."""
@@ -366,13 +376,13 @@ class SelectorCache:
         hide = self.hide_multi if hide_multi is None else hide_multi
         seen = self._seen_of(device)
         slot = 2 * read_id + hide
-        fp = seen.prints.get(slot)
+        fp = seen[2].get(slot)
         if fp is None:
             fp = self._print(seen, slot, hide, make)
         key = (expression, fp)
         result = self._results.get(key)
         if result is None:
-            result = self._evaluate(program, seen.as_seen(hide))
+            result = self._evaluate(program, self._as_seen(device, hide))
             self._results[key] = result
         if isinstance(result, str):
             raise SelectorFailure(result, compile_error=False)
@@ -382,37 +392,55 @@ class SelectorCache:
         """The index of the first of ``expressions`` that is false on ``device``, -1 when all
         are true: :meth:`matches` in turn, in one call (the allocator's hot path).  Raises
         :class:`SelectorFailureAt` (the index, and the failure :meth:`matches` raises)."""
+        plan = self._plans.get(expressions)
+        if plan is None:
+            plan = self._plan(expressions)
         seen = self._devices.get(id(device))
-        fresh = False
-        if seen is None or seen.device is not device:  # its first selectors: no print known yet
-            seen, fresh = self._seen_of(device), True
-        hide = self.hide_multi
-        reads_of, results, prints = self._reads, self._results, seen.prints
-        for i, expression in enumerate(expressions):
-            hit = reads_of.get(expression)
-            if hit is None:
-                try:
-                    hit = self._reads_of(expression)
-                except SelectorFailure as fail:
-                    raise SelectorFailureAt(i, fail) from None
-            read_id, make, program = hit
-            slot = 2 * read_id + hide
+        if seen is None or seen[0] is not device:  # its first selectors: no print known yet
+            seen = self._new_seen(device)
+        _, base, prints = seen
+        results, hide = self._results, self.hide_multi
+        for i, expression, slot, make, program in plan:
             fp: Hashable
             if make is _driver_only:  # the base print is the whole print
-                fp = seen.base
-            else:
-                fp = None if fresh else prints.get(slot)
+                fp = base
+            else:  # _print, inline
+                fp = prints.get(slot)
                 if fp is None:
-                    fp = self._print(seen, slot, hide, make)
+                    try:
+                        fp = make(device, hide, base)
+                    except TypeError:  # an odd attribute value: don't share results for this device
+                        fp = ("id", id(device))
+                    prints[slot] = fp
             key = (expression, fp)
             result = results.get(key)
             if result is None:
-                result = results[key] = self._evaluate(program, seen.as_seen(hide))
+                result = results[key] = self._evaluate(program, self._as_seen(device, hide))
             if result is not True:
                 if result is False:
                     return i
                 raise SelectorFailureAt(i, SelectorFailure(result, compile_error=False))
+        if len(plan) < len(expressions):  # a selector that does not compile: every call says so
+            try:
+                self._reads_of(expressions[len(plan)])
+            except SelectorFailure as fail:
+                raise SelectorFailureAt(len(plan), fail) from None
         return -1
+
+    def _plan(self, expressions: tuple[str, ...]) -> tuple[_PlanStep, ...]:
+        """What :meth:`first_false` needs of each expression, up to the first that does not
+        compile (made once per tuple of expressions: derived from the compiled selectors)."""
+        plan: list[_PlanStep] = []
+        for i, expression in enumerate(expressions):
+            try:
+                read_id, make, program = self._reads_of(expression)
+            except SelectorFailure:
+                break
+            if make is None:  # the whole device: its fingerprint, interned
+                make = self._whole_print
+            plan.append((i, expression, 2 * read_id + self.hide_multi, make, program))
+        self._plans[expressions] = out = tuple(plan)
+        return out
 
     def first_false_once(self, expressions: tuple[str, ...], device: Device) -> int:
         """:meth:`first_false` for a device asked about once (``availability``'s class
@@ -421,7 +449,7 @@ class SelectorCache:
         odd attribute value, an expression that reads the whole device) goes the way of
         :meth:`first_false`, which then remembers the device."""
         seen = self._devices.get(id(device))
-        if seen is not None and seen.device is device:
+        if seen is not None and seen[0] is device:
             return self.first_false(expressions, device)
         ids = self._print_ids
         try:

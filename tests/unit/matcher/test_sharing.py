@@ -153,9 +153,10 @@ def test_what_has_no_shape() -> None:
     same_driver = slice_("w", [_gpu(6)], pool="node-0b", node_name="node-0")
     assert Shapes({})._find([*slices, same_driver])[0] is None  # two pools of one driver
     # slices not bound to one node, stable: nothing is shared at all
-    assert _allocator([*slices, by_label])._shapes is None
+    assert _allocator(slices)._shareable
+    assert not _allocator([*slices, by_label])._shareable
     stable = Allocator([device_class()], slices, Features.from_mapping({}))
-    assert stable.implementation == "stable" and stable._shapes is None
+    assert stable.implementation == "stable" and not stable._shareable
 
 
 # ---------------------------------------------------------------- property
