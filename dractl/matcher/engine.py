@@ -194,7 +194,7 @@ class Allocator:
             shape, pools = self._shapes.shape(node)
             if shape is not None and self._shapes.untouched(node.meta.name, state, shape, pools, self._state):
                 key = answer_key(claims, max_steps)
-                outcome = kept(shape, key, claims, node, pools)
+                outcome = kept(shape, key, node, pools)
                 if outcome is None:
                     outcome = _Run(self, node, claims, Recorder(False), max_steps, state).outcome()
                     keep(shape, key, claims, outcome, pools)

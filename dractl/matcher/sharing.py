@@ -36,14 +36,16 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from dractl.matcher.api import NodeOutcome
+from dractl.model.fastinit import fast_init
 from dractl.model.memo import remember
 from dractl.model.objects import (
     AllocationResult,
     Device,
+    DeviceConfig,
     DeviceRequestAllocationResult,
     Node,
     ResourceClaim,
@@ -54,7 +56,36 @@ if TYPE_CHECKING:
     from dractl.matcher.engine import _State
 
 _DEVICE_FIELDS = tuple(f.name for f in dataclasses.fields(Device) if f.name != "pool")
-_device_print = operator.attrgetter(*_DEVICE_FIELDS)
+
+
+def _prints_function() -> Callable[[Sequence[Device]], list[tuple[Any, ...]]]:
+    """``prints(devices)``: per device, the tuple of every field but ``pool``.  Generated from
+    the dataclass's field list as a list comprehension of plain attribute reads, which the
+    interpreter specializes for slots: twice as fast as ``map(operator.attrgetter(...))``."""
+    fields = ", ".join(f"d.{name}" for name in _DEVICE_FIELDS)
+    prints: Callable[[Sequence[Device]], list[tuple[Any, ...]]] = eval(  # our own field names
+        f"lambda devices: [({fields}) for d in devices]"
+    )
+    return prints
+
+
+_prints = _prints_function()
+# the kept answer's objects, made again per node: positional constructors of the same objects
+_device_result = fast_init(DeviceRequestAllocationResult)
+_allocation = fast_init(AllocationResult)
+_outcome = fast_init(NodeOutcome)
+_RESULT_FIELDS = [f.name for f in dataclasses.fields(DeviceRequestAllocationResult)]
+if _RESULT_FIELDS[:3] != ["request", "driver", "pool"]:  # what ``kept`` passes first
+    raise TypeError(f"DeviceRequestAllocationResult fields changed: {_RESULT_FIELDS}")
+_after_pool = operator.attrgetter(*_RESULT_FIELDS[3:])
+
+# A kept answer, per claim: its device results as (request, driver, the fields after ``pool``),
+# its config, whether its node selector pins the node (else None), its timestamp.  The pool
+# of a result is the node's pool of its driver (``keep`` checks that): all that changes.
+_Template = tuple[
+    tuple[tuple[tuple[str, str, tuple[Any, ...]], ...], tuple[DeviceConfig, ...], bool, str | None], ...
+]
+
 _MAX_SHAPES = 64  # per (drivers, device counts): beyond that, new shapes are not shared
 _MAX_ANSWERS = 256  # per shape: (claims, max_steps) kept
 
@@ -71,10 +102,9 @@ class Shape:
         self.counters = any(s.shared_counters for s in slices) or any(d.consumes_counters for d in devices)
         # multi-allocatable devices get a new share ID per allocation: not shared
         self.shareable = not any(d.allow_multiple_allocations for d in devices)
-        # (id of each claim, max_steps) -> (the claims, the answer, its driver -> pool)
-        self.answers: dict[
-            tuple[Any, ...], tuple[tuple[ResourceClaim, ...], NodeOutcome, dict[str, str]]
-        ] = {}
+        # (id of each claim, max_steps) -> (the claims, kept alive: their ids stay theirs; the
+        # answer; what changes per node)
+        self.answers: dict[tuple[Any, ...], tuple[tuple[ResourceClaim, ...], NodeOutcome, _Template]] = {}
 
 
 class Shapes:
@@ -143,7 +173,7 @@ class Shapes:
             ):
                 return None, {}
             pools[s.driver] = s.pool.name
-            prints.append((s.driver, s.shared_counters, list(map(_device_print, s.devices))))
+            prints.append((s.driver, s.shared_counters, _prints(s.devices)))
         key = tuple([(s.driver, len(s.devices)) for s in slices])
         known = self._by_key.get(key)
         if known is None:
@@ -162,52 +192,27 @@ def answer_key(claims: Sequence[ResourceClaim], max_steps: int | None) -> tuple[
     return (*map(id, claims), max_steps)
 
 
-def kept(
-    shape: Shape, key: tuple[Any, ...], claims: Sequence[ResourceClaim], node: Node, pools: dict[str, str]
-) -> NodeOutcome | None:
-    """The kept answer for ``key`` as ``node``'s (its pool and node names), or None."""
+def kept(shape: Shape, key: tuple[Any, ...], node: Node, pools: dict[str, str]) -> NodeOutcome | None:
+    """The kept answer for ``key`` as ``node``'s (its pool and node names), or None.  A hit
+    is for the same claim objects: the kept answer holds them, so their ids are still theirs."""
     hit = shape.answers.get(key)
     if hit is None:
         return None
-    was_claims, outcome, was_pools = hit
-    if len(was_claims) != len(claims) or any(a is not b for a, b in zip(was_claims, claims, strict=True)):
-        return None
+    _, outcome, template = hit
     name = node.meta.name
-    if not outcome.results:
-        return NodeOutcome(name, outcome.status, trace=outcome.trace, implementation=outcome.implementation)
-    if len(pools) == 1:
-        ((driver, pool),) = pools.items()
-        rename = {was_pools[driver]: pool}
-    else:
-        rename = {was_pools[d]: p for d, p in pools.items()}
     results = []
-    for result in outcome.results:
-        devices = []
-        for r in result.results:
-            devices.append(
-                DeviceRequestAllocationResult(
-                    r.request,
-                    r.driver,
-                    rename[r.pool],
-                    r.device,
-                    r.admin_access,
-                    r.tolerations,
-                    r.binding_conditions,
-                    r.binding_failure_conditions,
-                    r.share_id,
-                    r.consumed_capacity,
-                )
-            )
-        results.append(
-            AllocationResult(
-                tuple(devices),
-                result.config,
-                _pinned(name) if result.node_selector is not None else None,
-                result.allocation_timestamp,
-            )
-        )
-    return NodeOutcome(
-        name, outcome.status, tuple(results), trace=outcome.trace, implementation=outcome.implementation
+    for devices, config, pinned, timestamp in template:
+        made = [_device_result(request, driver, pools[driver], *rest) for request, driver, rest in devices]
+        results.append(_allocation(tuple(made), config, _pinned(name) if pinned else None, timestamp))
+    return _outcome(
+        name,
+        outcome.status,
+        tuple(results),
+        outcome.error,
+        outcome.error_scope,
+        outcome.trace,
+        outcome.implementation,
+        outcome.warnings,
     )
 
 
@@ -223,13 +228,19 @@ def keep(
     if outcome.status == "error" or outcome.warnings or outcome.error is not None:
         return
     pinned = _pinned(outcome.node)
+    template = []
     for result in outcome.results:
         if result.node_selector is not None and result.node_selector != pinned:
             return
+        devices = []
         for r in result.results:
             if r.share_id is not None or pools.get(r.driver) != r.pool:
                 return
-    remember(shape.answers, key, (tuple(claims), outcome, pools), _MAX_ANSWERS)
+            devices.append((r.request, r.driver, _after_pool(r)))
+        template.append(
+            (tuple(devices), result.config, result.node_selector is not None, result.allocation_timestamp)
+        )
+    remember(shape.answers, key, (tuple(claims), outcome, tuple(template)), _MAX_ANSWERS)
 
 
 def _pinned(node_name: str) -> dict[str, Any]:
