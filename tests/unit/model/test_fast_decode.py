@@ -9,7 +9,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 from typing import Any
 
 import pytest
@@ -60,6 +62,12 @@ def test_fast_init_builds_the_same_object(cls: type) -> None:
             assert getattr(make(*args), f.name) is not getattr(make(*args), f.name)
     with pytest.raises(TypeError):
         make(*args, *range(len(fields) + 1))  # too many arguments, as the real constructor says
+    # the same object in every other respect: equality (eq=False classes: identity), repr,
+    # copies, pickling
+    assert repr(got) == repr(want)
+    if cls.__eq__ is not object.__eq__:
+        assert got == want
+    assert _fields(copy.copy(got)) == _fields(pickle.loads(pickle.dumps(got))) == _fields(want)
 
 
 def test_fast_init_refuses_what_it_cannot_copy() -> None:
@@ -79,7 +87,15 @@ def test_fast_init_refuses_what_it_cannot_copy() -> None:
         x: int
         y: int = dataclasses.field(default=0, init=False)
 
-    for cls in (NoSlots, PostInit, NotInit, dict):
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Base:
+        x: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Derived(Base):  # its twin would inherit the base's frozen __setattr__
+        y: int
+
+    for cls in (NoSlots, PostInit, NotInit, Derived, dict):
         with pytest.raises(TypeError):
             fast_init(cls)
 
