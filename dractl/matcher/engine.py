@@ -39,7 +39,7 @@ from dractl.matcher.pruning import Pruner
 from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref, prepare_claim
 from dractl.matcher.search import DONE, Search, StepLimit
 from dractl.matcher.selection import SelectorCache, SelectorFailure, SelectorFailureAt
-from dractl.matcher.sharing import Shapes, answer_key, keep, kept
+from dractl.matcher.sharing import Shapes, keep, kept
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
 from dractl.model.features import Features
@@ -193,7 +193,7 @@ class Allocator:
         if self._shapes is not None and not trace and node is not None and self._asked:
             shape, pools = self._shapes.shape(node)
             if shape is not None and self._shapes.untouched(node.meta.name, state, shape, pools, self._state):
-                key = answer_key(claims, max_steps)
+                key = self._shapes.answer_key(claims, max_steps)
                 outcome = kept(shape, key, node, pools)
                 if outcome is None:
                     outcome = _Run(self, node, claims, Recorder(False), max_steps, state).outcome()

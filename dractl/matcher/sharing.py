@@ -35,7 +35,6 @@ message may name a device).
 from __future__ import annotations
 
 import dataclasses
-import operator
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +44,6 @@ from dractl.model.memo import remember
 from dractl.model.objects import (
     AllocationResult,
     Device,
-    DeviceConfig,
     DeviceRequestAllocationResult,
     Node,
     ResourceClaim,
@@ -74,18 +72,6 @@ _prints = _prints_function()
 _device_result = fast_init(DeviceRequestAllocationResult)
 _allocation = fast_init(AllocationResult)
 _outcome = fast_init(NodeOutcome)
-_RESULT_FIELDS = [f.name for f in dataclasses.fields(DeviceRequestAllocationResult)]
-if _RESULT_FIELDS[:3] != ["request", "driver", "pool"]:  # what ``kept`` passes first
-    raise TypeError(f"DeviceRequestAllocationResult fields changed: {_RESULT_FIELDS}")
-_after_pool = operator.attrgetter(*_RESULT_FIELDS[3:])
-
-# A kept answer, per claim: its device results as (request, driver, the fields after ``pool``),
-# its config, whether its node selector pins the node (else None), its timestamp.  The pool
-# of a result is the node's pool of its driver (``keep`` checks that): all that changes.
-_Template = tuple[
-    tuple[tuple[tuple[str, str, tuple[Any, ...]], ...], tuple[DeviceConfig, ...], bool, str | None], ...
-]
-
 _MAX_SHAPES = 64  # per (drivers, device counts): beyond that, new shapes are not shared
 _MAX_ANSWERS = 256  # per shape: (claims, max_steps) kept
 
@@ -103,14 +89,14 @@ class Shape:
         # multi-allocatable devices get a new share ID per allocation: not shared
         self.shareable = not any(d.allow_multiple_allocations for d in devices)
         # (id of each claim, max_steps) -> (the claims, kept alive: their ids stay theirs; the
-        # answer; what changes per node)
-        self.answers: dict[tuple[Any, ...], tuple[tuple[ResourceClaim, ...], NodeOutcome, _Template]] = {}
+        # answer)
+        self.answers: dict[tuple[Any, ...], tuple[tuple[ResourceClaim, ...], NodeOutcome]] = {}
 
 
 class Shapes:
     """The shapes of the nodes one Allocator has seen (see the module doc)."""
 
-    __slots__ = ("_by_key", "_ids", "_node_shape", "_touched", "on_node")
+    __slots__ = ("_by_key", "_ids", "_last_key", "_node_shape", "_touched", "on_node")
 
     def __init__(self, on_node: dict[str, list[ResourceSlice]]) -> None:
         self.on_node = on_node
@@ -121,6 +107,20 @@ class Shapes:
         self._by_key: dict[tuple[tuple[str, int], ...], list[Shape]] = {}
         # node name -> (the Node, its shape or None, driver -> pool name)
         self._node_shape: dict[str, tuple[Node, Shape | None, dict[str, str]]] = {}
+        # the last tuple of claims asked about, with max_steps, and its answer key (held: the
+        # same tuple object holds the same claims; kube-scheduler asks about one pod's claims
+        # for every node in turn)
+        self._last_key: tuple[tuple[ResourceClaim, ...], int | None, tuple[Any, ...]] | None = None
+
+    def answer_key(self, claims: Sequence[ResourceClaim], max_steps: int | None) -> tuple[Any, ...]:
+        """The key of the answers kept for ``claims`` and ``max_steps``: the claims' ids."""
+        last = self._last_key
+        if last is not None and last[0] is claims and last[1] == max_steps:
+            return last[2]
+        key = (*map(id, claims), max_steps)
+        if type(claims) is tuple:  # immutable: the same object, the same claims
+            self._last_key = (claims, max_steps, key)
+        return key
 
     def shape(self, node: Node) -> tuple[Shape | None, dict[str, str]]:
         """The node's shape (None: not shareable) and its pool name per driver."""
@@ -188,22 +188,40 @@ class Shapes:
         return (shape if shape.shareable else None), pools
 
 
-def answer_key(claims: Sequence[ResourceClaim], max_steps: int | None) -> tuple[Any, ...]:
-    return (*map(id, claims), max_steps)
-
-
 def kept(shape: Shape, key: tuple[Any, ...], node: Node, pools: dict[str, str]) -> NodeOutcome | None:
     """The kept answer for ``key`` as ``node``'s (its pool and node names), or None.  A hit
     is for the same claim objects: the kept answer holds them, so their ids are still theirs."""
     hit = shape.answers.get(key)
     if hit is None:
         return None
-    _, outcome, template = hit
+    outcome = hit[1]
     name = node.meta.name
     results = []
-    for devices, config, pinned, timestamp in template:
-        made = [_device_result(request, driver, pools[driver], *rest) for request, driver, rest in devices]
-        results.append(_allocation(tuple(made), config, _pinned(name) if pinned else None, timestamp))
+    for result in outcome.results:
+        # a result's pool is the node's pool of its driver (``keep`` checks that)
+        made = [
+            _device_result(
+                r.request,
+                r.driver,
+                pools[r.driver],
+                r.device,
+                r.admin_access,
+                r.tolerations,
+                r.binding_conditions,
+                r.binding_failure_conditions,
+                r.share_id,
+                r.consumed_capacity,
+            )
+            for r in result.results
+        ]
+        results.append(
+            _allocation(
+                tuple(made),
+                result.config,
+                _pinned(name) if result.node_selector is not None else None,
+                result.allocation_timestamp,
+            )
+        )
     return _outcome(
         name,
         outcome.status,
@@ -228,19 +246,13 @@ def keep(
     if outcome.status == "error" or outcome.warnings or outcome.error is not None:
         return
     pinned = _pinned(outcome.node)
-    template = []
     for result in outcome.results:
         if result.node_selector is not None and result.node_selector != pinned:
             return
-        devices = []
         for r in result.results:
             if r.share_id is not None or pools.get(r.driver) != r.pool:
                 return
-            devices.append((r.request, r.driver, _after_pool(r)))
-        template.append(
-            (tuple(devices), result.config, result.node_selector is not None, result.allocation_timestamp)
-        )
-    remember(shape.answers, key, (tuple(claims), outcome, tuple(template)), _MAX_ANSWERS)
+    remember(shape.answers, key, (tuple(claims), outcome), _MAX_ANSWERS)
 
 
 def _pinned(node_name: str) -> dict[str, Any]:
