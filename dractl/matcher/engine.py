@@ -39,7 +39,7 @@ from dractl.matcher.pruning import Pruner
 from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref, prepare_claim
 from dractl.matcher.search import DONE, Search, StepLimit
 from dractl.matcher.selection import SelectorCache, SelectorFailure, SelectorFailureAt
-from dractl.matcher.sharing import Shapes, answer_key, keep, kept
+from dractl.matcher.sharing import Shapes, keep, kept
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
 from dractl.model.features import Features
@@ -197,8 +197,8 @@ class Allocator:
                 shapes = self._shapes = Shapes(self.on_node)
             shape, pools = shapes.shape(node)
             if shape is not None and shapes.untouched(node.meta.name, state, shape, pools, self._state):
-                key = answer_key(claims, max_steps)
-                outcome = kept(shape, key, claims, node, pools)
+                key = shapes.answer_key(claims, max_steps)
+                outcome = kept(shape, key, node, pools)
                 if outcome is None:
                     outcome = _Run(self, node, claims, Recorder(False), max_steps, state).outcome()
                     keep(shape, key, claims, outcome, pools)

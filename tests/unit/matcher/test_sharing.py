@@ -117,6 +117,24 @@ def test_other_claims_and_step_limits_are_not_answered_from_the_kept_answer() ->
     assert limited.status == "error"
 
 
+def test_claims_changed_between_calls_are_not_answered_from_the_last_key() -> None:
+    nodes, slices = _fleet(5)
+    one, two = claim("c", req("r")), claim("d", req("r", "class-a", 2))
+    a = _allocator(slices)
+    claims = [one]
+    for n in nodes[:2]:
+        a.allocate(n, claims, trace=False)
+    claims.append(two)  # the same list object, other claims
+    got = a.allocate(nodes[2], claims, trace=False)
+    assert _answer(got) == _fresh(slices, nodes[2], claims, AllocatedState())
+    assert devices_of(got) == [["gpu-0"], ["gpu-1", "gpu-2"]]
+    # tuples: each its own key
+    for n in nodes[3:]:
+        for claims_now in ((one,), (two,), (one, two)):
+            got = a.allocate(n, claims_now, trace=False)
+            assert _answer(got) == _fresh(slices, n, list(claims_now), AllocatedState())
+
+
 def test_unallocatable_is_shared_and_errors_name_each_nodes_device() -> None:
     nodes, slices = _fleet(3)
     too_many = [claim("c", req("r", "class-a", 5))]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import pickle
 from typing import Any
 
 import pytest
@@ -91,7 +92,8 @@ def test_fast_init_builds_the_same_object(cls: type) -> None:
             assert getattr(make(*args), f.name) is not getattr(make(*args), f.name)
     with pytest.raises(TypeError):
         make(*args, *range(len(fields) + 1))  # too many arguments, as the real constructor says
-    # the very object the constructor makes: equal, hashed alike, pickled alike
+    # the very object the constructor makes: equal (eq=False classes: identity), repr, hashed
+    # alike, copies and pickling
     assert repr(got) == repr(want) and got.__slots__ == want.__slots__
     if cls.__eq__ is not object.__eq__:
         assert got == want
@@ -99,6 +101,7 @@ def test_fast_init_builds_the_same_object(cls: type) -> None:
             texts = [repr(a) for a in args]
             assert _hashed(make(*texts)) == _hashed(cls(*texts))
     assert copy.copy(got) == got if cls.__eq__ is not object.__eq__ else type(copy.copy(got)) is cls
+    assert _fields(copy.copy(got)) == _fields(pickle.loads(pickle.dumps(got))) == _fields(want)
 
 
 def test_fast_init_refuses_what_it_cannot_copy() -> None:
