@@ -11,8 +11,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from operator import attrgetter
 
-from dractl.matcher.pools import MULTI, TAINTED, Pool
-from dractl.matcher.taints import EffectiveTaint
+from dractl.matcher.pools import MULTI, Pool
+from dractl.matcher.taints import EffectiveTaint, own_taints
 from dractl.model.objects import Device, ResourceSlice
 
 
@@ -88,13 +88,15 @@ def _plain(devices: Sequence[Device], multi_allowed: bool, rules: bool) -> bool:
     return True
 
 
-def _plain_slice(pool: Pool, sl: ResourceSlice, multi_allowed: bool, rules: bool) -> bool:
-    """:func:`_plain` for a slice of ``pool``, from what gathering the pool saw of its devices
-    (``Pool.slice_flags``) where it has that."""
+def _waits(pool: Pool, sl: ResourceSlice, multi_allowed: bool, rules: bool) -> bool:
+    """Whether a slice's candidates can wait to be made (:class:`Flat`): no DeviceTaintRules
+    apply and no device of it is multi-allocatable, as gathering the pool saw its devices
+    (``Pool.slice_flags``); a device's own taints are looked up when it is made.  A slice
+    gathering did not see: :func:`_plain`."""
     flags = pool.slice_flags.get(id(sl))
     if flags is None or rules:
         return _plain(sl.devices, multi_allowed, rules)
-    return not (flags & TAINTED or (multi_allowed and flags & MULTI))
+    return not (multi_allowed and flags & MULTI)
 
 
 def _plain_cands(
@@ -156,11 +158,12 @@ _CHUNK = 8  # candidates Flat.get makes at once
 class Flat:
     """A node's candidates in search order (:func:`flatten`'s answer), each made when first
     asked for.  ``cands[i]`` is the candidate at search position ``i`` or None until
-    :meth:`get` makes it: only devices of plain slices (no taint, nothing multi-allocatable,
-    no DeviceTaintRules) wait; every other candidate, and every candidate of an unusable
-    pool, is made at once, as :func:`flatten` makes them (``taints_of`` is called in the
-    same order).  A search that stops early never makes the rest (a node of 64 partitions
-    asked for one device looks at 8)."""
+    :meth:`get` makes it: devices of slices with nothing multi-allocatable wait when no
+    DeviceTaintRules apply (a waiting device's taints are its own, :func:`own_taints`, made
+    when it is made: what ``taints_of`` answers without rules); every other candidate, and every
+    candidate of an unusable pool, is made at once, as :func:`flatten` makes them
+    (``taints_of`` is called in the same order).  A search that stops early never makes the
+    rest (a node of 64 partitions asked for one device looks at 8)."""
 
     __slots__ = ("_by_pool", "_made", "_pools", "_segments", "_starts", "any_multi", "cands")
 
@@ -183,7 +186,7 @@ class Flat:
             for sl in pool.slices:
                 devices = sl.devices
                 per_device = bool(sl.per_device_node_selection)
-                if _plain_slice(pool, sl, multi_allowed, rules):
+                if _waits(pool, sl, multi_allowed, rules):
                     segments.append((len(cands), pool, sl, prefix, per_device))
                     cands += [None] * len(devices)
                     continue
@@ -224,7 +227,10 @@ class Flat:
         start, pool, sl, prefix, per_device = segment
         cands = self.cands
         cands[lo:hi] = [
-            c or Candidate(i, d, sl, pool, (), False, prefix + d.name, per_device)
+            c
+            or Candidate(
+                i, d, sl, pool, own_taints(d) if d.taints else (), False, prefix + d.name, per_device
+            )
             for i, d, c in zip(range(lo, hi), sl.devices[lo - start : hi - start], cands[lo:hi], strict=True)
         ]
 

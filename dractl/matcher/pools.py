@@ -52,15 +52,23 @@ class Pool:
     other_slices: list[ResourceSlice] = field(default_factory=list)
     # counter set -> counter -> its total as declared (see ``counter_sets``)
     counter_totals: RawSets = field(default_factory=dict)
-    has_binding: bool = False  # a device of ``slices`` has binding conditions
-    # id(slice of ``slices``) -> TAINTED | MULTI: whether a device of it has taints of its own,
-    # or allows multiple allocations (what candidates.Flat asks of each slice)
+    # id(slice of ``slices``) -> MULTI or 0: whether a device of it allows multiple
+    # allocations (what candidates.Flat asks of each slice; taints it checks per device)
     slice_flags: dict[int, int] = field(default_factory=dict)
     _exact: CounterSets | None = field(default=None, compare=False, repr=False)
+    _binding: bool | None = field(default=None, compare=False, repr=False)
 
     @property
     def id(self) -> str:
         return f"{self.driver}/{self.name}"
+
+    @property
+    def has_binding(self) -> bool:
+        """Whether a device of ``slices`` has binding conditions (looked up on first use: only
+        the order of two or more pools depends on it)."""
+        if self._binding is None:
+            self._binding = any(d.binding_conditions for s in self.slices for d in s.devices)
+        return self._binding
 
     @property
     def counter_sets(self) -> CounterSets:
@@ -88,11 +96,12 @@ def gather(
             _add_slice(by_pool, s)
     plain: list[Pool] = []
     binding: list[Pool] = []
+    several = not stable and len(by_pool) > 1  # one pool: no order to decide
     for (driver, name), members in by_pool.items():
         pool = _pool_for(driver, name, members, features, all_slices, stable)
         if pool is not None:
-            (binding if not stable and pool.has_binding else plain).append(pool)
-    if stable:
+            (binding if several and pool.has_binding else plain).append(pool)
+    if stable or not several:
         return plain
     if len(plain) > 1:
         plain.sort(key=_pool_order)
@@ -199,14 +208,12 @@ def _build(
     duplicate = bad = None
     if len({d.name for d in devices}) != len(devices):
         duplicate = _first_duplicate(devices)
-    binding, known = _scan(device_slices, sets, partitionable, pool.slice_flags)
-    if not known:
+    if not _scan(device_slices, sets, partitionable, pool.slice_flags):
         bad = next(filter(None, (_bad_use(sets, d) for d in devices)), None)
     problem = duplicate
     if problem is None and partitionable:
         pool.counter_totals = sets
         problem = sets_problem or bad or _bad_consumption(sets, other)
-    pool.has_binding = binding
     if problem is not None:
         return Pool(driver, name, invalid=True, invalid_reason=problem)
     if not features.partitionable_devices:
@@ -217,39 +224,34 @@ def _build(
 TAINTED, MULTI = 1, 2
 
 
-def _scan(
-    slices: Sequence[ResourceSlice], sets: RawSets, partitionable: bool, flags: dict[int, int]
-) -> tuple[bool, bool]:
-    """One loop over the slices' devices: (whether one has binding conditions, whether every
-    counter they consume is in ``sets`` (``partitionable`` only)); fills ``flags`` per slice
-    (see ``Pool.slice_flags``).  A device that shares its predecessor's consumption list, as a
-    fleet's drivers do, is not checked again."""
-    binding, known = False, True
+def _scan(slices: Sequence[ResourceSlice], sets: RawSets, partitionable: bool, flags: dict[int, int]) -> bool:
+    """One loop over the slices' devices: whether every counter they consume is in ``sets``
+    (``partitionable`` only); fills ``flags`` per slice (see ``Pool.slice_flags``).  A device
+    that shares its predecessor's consumption tuple (the model builder shares equal ones, as
+    a fleet's partitions repeat them) is not checked again: the common device costs two
+    attribute loads."""
+    known = True
     last: object = None
     for s in slices:
-        f = 0
+        multi = 0
         for d in s.devices:
-            if d.binding_conditions:
-                binding = True
-            if d.taints:
-                f |= TAINTED
             if d.allow_multiple_allocations:
-                f |= MULTI
-            uses = d.consumes_counters
-            if uses and uses is not last and partitionable and known:
+                multi = MULTI
+            if (uses := d.consumes_counters) is not last:
                 last = uses
-                for use in uses:
-                    counters = sets.get(use.counter_set)
-                    if counters is None:
-                        known = False
-                        break
-                    for counter in use.counters:
-                        if counter not in counters:
+                if uses and partitionable and known:
+                    for use in uses:
+                        counters = sets.get(use.counter_set)
+                        if counters is None:
                             known = False
-                    if not known:
-                        break
-        flags[id(s)] = f
-    return binding, known
+                            break
+                        for counter in use.counters:
+                            if counter not in counters:
+                                known = False
+                        if not known:
+                            break
+        flags[id(s)] = multi
+    return known
 
 
 def _first_duplicate(devices: Sequence[Device]) -> str:

@@ -107,6 +107,12 @@ def rule_matches(
     return True
 
 
+def own_taints(device: Device) -> tuple[EffectiveTaint, ...]:
+    """The device's own taints (from its slice): its effective taints when no DeviceTaintRule
+    applies."""
+    return tuple(EffectiveTaint(t) for t in device.taints)
+
+
 def effective_taints(
     device: Device,
     rules: Sequence[DeviceTaintRule],
@@ -115,7 +121,7 @@ def effective_taints(
     on_error: OnRuleError | None = None,
 ) -> tuple[EffectiveTaint, ...]:
     """The slice's taints followed by those of matching rules (in rule order)."""
-    own = tuple(EffectiveTaint(t) for t in device.taints)
+    own = own_taints(device)
     extra = tuple(
         EffectiveTaint(r.taint, r.meta.name)
         for r in rules

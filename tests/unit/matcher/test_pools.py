@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from matcher_builders import ALL, dev, node, slice_
 
 from dractl.matcher.pools import gather
@@ -113,21 +115,24 @@ def _flat_world() -> list:
 
 
 def test_lazy_candidates_are_flatten_s() -> None:
-    """Flat makes a plain slice's candidates when asked for; what it makes, in any order of
-    asking, is what flatten makes at once (same positions, ids, taints, the same taints_of
-    calls in the same order), and by_pool is flatten's."""
+    """Flat makes a slice's candidates when asked for (no DeviceTaintRules, nothing
+    multi-allocatable); what it makes, in any order of asking, is what flatten makes at once
+    (same positions, ids, taints, and for the candidates made at once the same taints_of
+    calls in the same order), and by_pool is flatten's.  A waiting device's taints are its
+    own (what taints_of answers without rules: taints_of is not asked for it)."""
     from dractl.matcher import candidates as cm
+    from dractl.matcher.taints import own_taints
 
     pools = _gather(_flat_world())
     asked: list[tuple[str, str]] = []
 
-    def taints_of(d: object) -> tuple:
-        asked.append(("flatten", d.name))  # type: ignore[attr-defined]
-        return ()
+    def taints_of(d: Any) -> tuple:
+        asked.append(("flatten", d.name))
+        return own_taints(d)
 
-    def taints_of_lazy(d: object) -> tuple:
-        asked.append(("flat", d.name))  # type: ignore[attr-defined]
-        return ()
+    def taints_of_lazy(d: Any) -> tuple:
+        asked.append(("flat", d.name))
+        return own_taints(d)
 
     for rules in (False, True):
         asked.clear()
@@ -143,10 +148,27 @@ def test_lazy_candidates_are_flatten_s() -> None:
             assert flat.any_multi == any(c.allow_multi for c in search)
         lazy_calls = [name for who, name in asked if who == "flat"]
         eager_calls = [name for who, name in asked if who == "flatten"]
-        assert lazy_calls == eager_calls * 2
+        if rules:  # everything made at once, as flatten
+            assert lazy_calls == eager_calls * 2
+        else:  # t0 (tainted, in a waiting slice) gets its own taints without asking
+            assert eager_calls == ["t0"] and lazy_calls == []
+            (t0,) = [c for c in search if c.device.name == "t0"]
+            assert t0.taints == own_taints(t0.device) != ()  # (compared with Flat's above)
 
 
 def _view(c: object) -> tuple:
     return tuple(
         getattr(c, k) for k in ("idx", "id", "device", "slice", "pool", "taints", "allow_multi", "per_device")
     )
+
+
+def test_has_binding_is_right_for_a_lone_pool_too() -> None:
+    """Only the order of several pools reads has_binding (a lone pool's is looked up when
+    asked): its answer is the same either way."""
+    (bound,) = _gather([slice_("z", [dev("a"), dev("b", bindingConditions=["Ready"])])])
+    (plain,) = _gather([slice_("z", [dev("a"), dev("b")])])
+    assert bound.has_binding and not plain.has_binding
+    two = _gather(
+        [slice_("z", [dev("b", bindingConditions=["Ready"])], pool="p0"), slice_("y", [dev("a")], pool="p1")]
+    )
+    assert [(p.name, p.has_binding) for p in two] == [("p1", False), ("p0", True)]
