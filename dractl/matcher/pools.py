@@ -91,8 +91,14 @@ def gather(
     """All pools with devices for ``node``, in search order; raises PoolError.
     ``stable``: the stable implementation's rules (no sorting; see the module doc)."""
     by_pool: dict[tuple[str, str], list[ResourceSlice]] = {}
+    # a slice bound to a node by name, where nothing else decides first (see _relevant)
+    by_name = features.partitionable_devices and not stable
+    node_name = node.meta.name if node is not None else None
     for s in slices_for_node:
-        if _relevant(s, node, features, stable):
+        if s.node_name and by_name:
+            if s.node_name == node_name:
+                _add_slice(by_pool, s)
+        elif _relevant(s, node, features, stable):
             _add_slice(by_pool, s)
     plain: list[Pool] = []
     binding: list[Pool] = []
@@ -264,7 +270,11 @@ def _first_duplicate(devices: Sequence[Device]) -> str:
 
 
 def _counter_sets(slices: Sequence[ResourceSlice]) -> tuple[RawSets, str | None]:
-    sets: RawSets = {}
+    if len(slices) == 1:  # the usual pool: one slice holds its counter sets
+        sets: RawSets = {cs.name: cs.counters for cs in slices[0].shared_counters}
+        if len(sets) == len(slices[0].shared_counters):
+            return sets, None
+    sets = {}
     for s in slices:
         for cs in s.shared_counters:
             if cs.name in sets:
