@@ -35,7 +35,7 @@ from dractl.matcher.candidates import Candidate
 from dractl.matcher.implementations import Implementation, choose
 from dractl.matcher.nodes import NodeSelectorError, node_matches
 from dractl.matcher.placement import Placer
-from dractl.matcher.pruning import Pruner
+from dractl.matcher.pruning import Pruner, may_activate
 from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref, prepare_claim
 from dractl.matcher.search import DONE, Search, StepLimit
 from dractl.matcher.selection import SelectorCache, SelectorFailure, SelectorFailureAt
@@ -472,17 +472,18 @@ class _Run:
         order = self.order
         if order is not None and (len(order) != len(flat.cands) or set(order) != set(range(len(order)))):
             raise ValueError("order must be a permutation of the node's candidate positions")
+        slots, needed = _slots(reqs)
         pruner = (
             Pruner.build(
                 reqs, flat.all, placer, self.f, self.selectable, any_multi=view.any_multi, order=order
             )
-            if reqs
+            if reqs and may_activate(slots, len(flat.cands))  # else it could prune nothing
             else None
         )
         plain = order is None and self.state is self.a._state and not self.rec.enabled
         skips = view.skips if plain else None
         self.search = Search(reqs, flat, placer, pruner, self.max_steps, skips, order)
-        needed, old = _stack_needed(reqs), sys.getrecursionlimit()
+        old = sys.getrecursionlimit()
         if needed > old:
             sys.setrecursionlimit(needed)
         try:
@@ -750,12 +751,12 @@ class _View:
         return self._ids
 
 
-def _stack_needed(reqs: list[list[list[Req]]]) -> int:
-    """The recursion limit the search needs: it recurses a few frames per device slot."""
-    slots = 0
+def _slots(reqs: list[list[list[Req]]]) -> tuple[int, int]:
+    """The search's device slots (a request with subrequests counts its largest), and the
+    recursion limit it needs: it recurses a few frames per slot and per request."""
+    slots = n = 0
     for claim in reqs:
+        n += len(claim)
         for entries in claim:
-            slots += (
-                entries[0].num_devices if len(entries) == 1 else max(e.num_devices for e in entries)
-            ) + 1
-    return 4 * slots + 500
+            slots += entries[0].num_devices if len(entries) == 1 else max(e.num_devices for e in entries)
+    return slots, 4 * (slots + n) + 500

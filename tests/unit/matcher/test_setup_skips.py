@@ -1,0 +1,125 @@
+"""Work the engine skips around the search only where it provably changes nothing: each skip
+is checked both ways (taken and forced off) on the shared conformance table and the
+benchmark problems, comparing whole outcomes (results, errors, steps, pruned, the trace)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from matcher_builders import claim, dev, req, run, slice_
+
+from dractl.matcher import engine, pruning
+from dractl.matcher.api import NodeOutcome
+from dractl.matcher.conformance import load_case
+from dractl.matcher.pruning import Pruner, may_activate
+
+SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
+CASES = sorted((SHARED / "conformance" / "allocator").glob("*.json"))
+PROBLEMS = sorted(p for p in (SHARED / "benchmarks" / "allocator").glob("*.json") if ".out." not in p.name)
+
+
+def _outcomes(path: Path, trace: bool = True) -> Iterator[NodeOutcome]:
+    case = load_case(json.loads(path.read_text()))
+    allocator = case.allocator()
+    for node in case.nodes[:3]:
+        yield allocator.allocate(node, case.claims, trace=trace)
+
+
+def test_problem_files_found() -> None:
+    assert len(CASES) > 200 and len(PROBLEMS) >= 5
+
+
+# ------------------------------------------------------------------ the pruner
+
+
+@pytest.mark.parametrize(
+    ("slots", "candidates", "expected"),
+    [
+        pytest.param(0, 64, False, id="no-slot"),
+        pytest.param(1, 10**6, False, id="one-slot-is-one-call"),
+        pytest.param(2, 64, False, id="two-slots-65-calls"),
+        pytest.param(2, 255, True, id="two-slots-256-calls"),
+        pytest.param(2, 254, False, id="two-slots-255-calls"),
+        pytest.param(3, 64, True, id="three-slots"),
+        pytest.param(255, 1, False, id="one-candidate-255-slots"),
+        pytest.param(256, 1, True, id="one-candidate-256-slots"),
+        pytest.param(300, 0, False, id="no-candidate"),
+    ],
+)
+def test_may_activate_bound(slots: int, candidates: int, expected: bool) -> None:
+    assert pruning.ACTIVATE_AFTER == 256
+    assert may_activate(slots, candidates) is expected
+
+
+def test_may_activate_reads_the_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pruning, "ACTIVATE_AFTER", 1)
+    assert may_activate(1, 1) and not may_activate(0, 1)
+
+
+class _Spy:
+    """Counts the pruners built and the feasible calls each one answered."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.built: list[Pruner] = []
+        build = Pruner.build.__func__  # type: ignore[attr-defined]
+
+        def spy(cls: type[Pruner], *args: Any, **kw: Any) -> Pruner | None:
+            pruner = build(cls, *args, **kw)
+            if pruner is not None:
+                self.built.append(pruner)
+            return pruner
+
+        monkeypatch.setattr(Pruner, "build", classmethod(spy))
+
+
+def _backtracking() -> tuple[list[Any], list[Any]]:
+    """Three requests that must share a numa value only the last group offers: the search
+    tries many placements before it finds it."""
+    devices = [dev(f"g{g}-{i}", attrs={"numa": g}) for g in range(4) for i in range(g + 1)]
+    match = [{"matchAttribute": "driver-a/numa"}]
+    return [slice_("s", devices)], [claim("c0", req("a"), req("b"), req("c"), req("d"), constraints=match)]
+
+
+def test_bound_holds_on_a_backtracking_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a pruner that never activates counts every feasible call: never more than the bound
+    monkeypatch.setattr(pruning, "ACTIVATE_AFTER", 10**9)
+    monkeypatch.setattr(engine, "may_activate", lambda slots, cands: True)
+    spy = _Spy(monkeypatch)
+    slices, claims = _backtracking()
+    outcome = run(slices, claims)
+    assert outcome.status == "allocated" and len(spy.built) == 1
+    calls, n, slots = spy.built[0].calls, 10, 4
+    assert 4 < calls <= sum(n**d for d in range(slots))
+
+
+def test_pruner_still_built_where_it_may_activate(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = _Spy(monkeypatch)
+    slices, claims = _backtracking()
+    run(slices, claims)
+    assert len(spy.built) == 1  # 4 slots over 10 candidates: it may activate
+
+
+@pytest.mark.parametrize("path", CASES + PROBLEMS, ids=lambda p: p.stem)
+def test_skipping_the_pruner_changes_nothing(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    skipped = list(_outcomes(path))
+    untraced = list(_outcomes(path, trace=False))
+    monkeypatch.setattr(engine, "may_activate", lambda slots, cands: True)
+    assert list(_outcomes(path)) == skipped
+    assert list(_outcomes(path, trace=False)) == untraced
+
+
+def test_the_pruner_is_skipped_somewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = _Spy(monkeypatch)
+    for path in PROBLEMS:
+        if path.stem.startswith("a-"):
+            list(_outcomes(path))
+    assert spy.built == []  # one device among 64: one feasible call at most
+    monkeypatch.setattr(engine, "may_activate", lambda slots, cands: True)
+    for path in PROBLEMS:
+        if path.stem.startswith("a-"):
+            list(_outcomes(path))
+    assert len(spy.built) == 1
