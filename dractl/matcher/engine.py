@@ -25,12 +25,12 @@ import sys
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dractl.matcher import candidates as cand_mod
 from dractl.matcher import constraints as cons_mod
 from dractl.matcher import counters, pools, results
-from dractl.matcher.api import AllocatedState, AllocationInputs, NodeOutcome, Reason
+from dractl.matcher.api import AllocatedState, AllocationInputs, AllocationTrace, NodeOutcome, Reason
 from dractl.matcher.candidates import Candidate
 from dractl.matcher.implementations import Implementation, choose
 from dractl.matcher.nodes import NodeSelectorError, node_matches
@@ -42,6 +42,7 @@ from dractl.matcher.selection import SelectorCache, SelectorFailure, SelectorFai
 from dractl.matcher.sharing import Shapes, keep, kept
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
+from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
 from dractl.model.memo import remember
 from dractl.model.objects import (
@@ -436,22 +437,30 @@ class _Run:
 
     def _error(self, message: str, scope: str) -> NodeOutcome:
         steps = self.search.steps if self.search else 0
-        return self._node_outcome(
-            "error", error=message, error_scope=scope, trace=self.rec.finish(steps, 0, {})
-        )
+        return self._node_outcome("error", self.rec.finish(steps, 0, {}), (), message, scope)
 
-    def _node_outcome(self, status: str, **kw: Any) -> NodeOutcome:
-        return NodeOutcome(
+    def _node_outcome(
+        self,
+        status: str,
+        trace: AllocationTrace,
+        results: tuple[AllocationResult, ...] = (),
+        error: str | None = None,
+        error_scope: str | None = None,
+    ) -> NodeOutcome:
+        return _NodeOutcome(
             self.node_name,
-            status,  # type: ignore[arg-type]
-            implementation=self.a.implementation,
-            warnings=self._warnings(),
-            **kw,
+            status,
+            results,
+            error,
+            error_scope,
+            trace,
+            self.a.implementation,
+            self._warnings() if self.a.rule_errors else (),
         )
 
     def _warnings(self) -> tuple[str, ...]:
-        if not self.a.rule_errors:
-            return ()
+        """The warnings of the DeviceTaintRule selectors that failed (``rule_errors``, not
+        empty) on the node's devices."""
         seen = self.seen_ids
         return tuple(
             f"DeviceTaintRule {rule}: {which} on device {dev}: {msg} (the rule does not taint "
@@ -496,9 +505,9 @@ class _Run:
             trace = self.rec.finish(self.search.steps, pruned, {})
             if view.invalid:
                 return self._node_outcome(
-                    "error", error="invalid resource pools were encountered", error_scope="node", trace=trace
+                    "error", trace, (), "invalid resource pools were encountered", "node"
                 )
-            return self._node_outcome("unallocatable", trace=trace)
+            return self._node_outcome("unallocatable", trace)
         return self._allocated(reqs, placer, pruned)
 
     def _note_pools(self, found: list[pools.Pool]) -> None:
@@ -688,10 +697,11 @@ class _Run:
                 for p in placer.results[ci]:
                     chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
         trace = self.rec.finish(self.search.steps, pruned, chosen_ids)
-        return self._node_outcome("allocated", results=tuple(out), trace=trace)
+        return self._node_outcome("allocated", trace, tuple(out))
 
 
 _PREPARED_MAX = 1024
+_NodeOutcome = fast_init(NodeOutcome)  # the same objects, without a setattr per field
 
 
 class _View:

@@ -1,10 +1,15 @@
-"""Work the engine skips around the search only where it provably changes nothing: each skip
-is checked both ways (taken and forced off) on the shared conformance table and the
-benchmark problems, comparing whole outcomes (results, errors, steps, pruned, the trace)."""
+"""The engine's setup around the search, made cheaper without changing an answer.
+
+Work it skips only where that provably changes nothing: each skip is checked both ways
+(taken and forced off) on the shared conformance table and the benchmark problems,
+comparing whole outcomes (results, errors, steps, pruned, the trace).  The result objects
+it builds with fast_init constructors are the classes' own objects."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pickle
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,9 +18,10 @@ import pytest
 from matcher_builders import claim, dev, req, run, slice_
 
 from dractl.matcher import engine, pruning
-from dractl.matcher.api import NodeOutcome
+from dractl.matcher.api import AllocationTrace, NodeOutcome
 from dractl.matcher.conformance import load_case
 from dractl.matcher.pruning import Pruner, may_activate
+from dractl.model.objects import AllocationResult, DeviceRequestAllocationResult
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
 CASES = sorted((SHARED / "conformance" / "allocator").glob("*.json"))
@@ -123,3 +129,34 @@ def test_the_pruner_is_skipped_somewhere(monkeypatch: pytest.MonkeyPatch) -> Non
         if path.stem.startswith("a-"):
             list(_outcomes(path))
     assert len(spy.built) == 1
+
+
+# ------------------------------------------------------------- the constructors
+
+
+def _made_by_the_class(obj: Any) -> None:
+    """``obj`` (built by a fast_init constructor) is what its class's own __init__ builds."""
+    again = dataclasses.replace(obj)  # through the class's __init__
+    assert type(obj) is type(again) and obj == again and repr(obj) == repr(again)
+    assert pickle.loads(pickle.dumps(obj)) == obj
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        obj.__setattr__(dataclasses.fields(obj)[0].name, None)
+
+
+@pytest.mark.parametrize("trace", [True, False], ids=["traced", "untraced"])
+def test_outcomes_are_the_classes_objects(trace: bool) -> None:
+    seen: set[str] = set()
+    for path in PROBLEMS + CASES[:40]:
+        for outcome in _outcomes(path, trace):
+            seen.add(outcome.status)
+            assert type(outcome) is NodeOutcome
+            _made_by_the_class(outcome)
+            assert type(outcome.trace) is AllocationTrace
+            _made_by_the_class(outcome.trace)
+            for result in outcome.results:
+                assert type(result) is AllocationResult
+                _made_by_the_class(result)
+                for device in result.results:
+                    assert type(device) is DeviceRequestAllocationResult
+                    _made_by_the_class(device)
+    assert seen == {"allocated", "unallocatable", "error"}
