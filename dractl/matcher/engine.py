@@ -725,11 +725,7 @@ class _View:
     def __init__(self, a: Allocator, node: Node | None, name: str) -> None:
         self.node = node
         self.error: str | None = None
-        self.found: list[pools.Pool] = []
-        self.flat = cand_mod.Flat([], a.taints_of, False)
-        self.by_pool: Mapping[str, list[Candidate]] = {}
         self.invalid = False
-        self.any_multi = False
         # (class name, request selectors) -> candidate index -> verdict (errors are never kept)
         self.verdicts: dict[tuple[str, tuple[str, ...]], dict[int, Verdict]] = {}
         self._ids: frozenset[str] | None = None
@@ -741,18 +737,25 @@ class _View:
             slices = a.on_node.get(name, []) + a.shared
         else:
             slices = a.shared
+        self.found: list[pools.Pool]
+        self.flat: cand_mod.Flat
+        self.by_pool: Mapping[str, list[Candidate]]
         try:
-            self.found = pools.gather(slices, node, a.features, a.all_slices, stable=a.stable)
+            found = self.found = pools.gather(slices, node, a.features, a.all_slices, stable=a.stable)
         except pools.PoolError as err:
+            # an empty view, never searched (Allocator.view raises for it): its Flat is made
+            # only here, not thrown away by every view that gathers
             self.error = f"gather pool information: {err}"
+            self.found, self.by_pool, self.any_multi = [], {}, False
+            self.flat = cand_mod.Flat([], a.taints_of, False)
             return
-        self.flat = cand_mod.Flat(self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules))
-        self.by_pool = cand_mod.ByPool(self.flat)
-        for p in self.found:  # a loop, not any(): no generator frame
+        flat = self.flat = cand_mod.Flat(found, a.taints_of, a.features.consumable_capacity, bool(a.rules))
+        self.by_pool = cand_mod.ByPool(flat)
+        for p in found:  # a loop, not any(): no generator frame
             if p.invalid:
                 self.invalid = True
                 break
-        self.any_multi = self.flat.any_multi
+        self.any_multi = flat.any_multi
 
     def ids(self) -> frozenset[str]:
         """The ids of every device of the node's pools."""

@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from matcher_builders import claim, dev, req, run, slice_
+from matcher_builders import ALL, claim, dev, device_class, node, req, run, slice_
 
 from dractl.matcher import engine, pruning
 from dractl.matcher.api import AllocationTrace, NodeOutcome
 from dractl.matcher.conformance import load_case
+from dractl.matcher.engine import Allocator
 from dractl.matcher.pruning import Pruner, may_activate
+from dractl.matcher.requests import RequestError
 from dractl.model.objects import AllocationResult, DeviceRequestAllocationResult
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared"
@@ -31,8 +33,8 @@ PROBLEMS = sorted(p for p in (SHARED / "benchmarks" / "allocator").glob("*.json"
 def _outcomes(path: Path, trace: bool = True) -> Iterator[NodeOutcome]:
     case = load_case(json.loads(path.read_text()))
     allocator = case.allocator()
-    for node in case.nodes[:3]:
-        yield allocator.allocate(node, case.claims, trace=trace)
+    for the_node in case.nodes[:3]:
+        yield allocator.allocate(the_node, case.claims, trace=trace)
 
 
 def test_problem_files_found() -> None:
@@ -160,3 +162,18 @@ def test_outcomes_are_the_classes_objects(trace: bool) -> None:
                     assert type(device) is DeviceRequestAllocationResult
                     _made_by_the_class(device)
     assert seen == {"allocated", "unallocatable", "error"}
+
+
+# --------------------------------------------------------------------- the view
+
+
+def test_a_view_whose_gathering_failed_is_empty() -> None:
+    bad = {"nodeSelectorTerms": [{"matchExpressions": [{"key": "k", "operator": "Bogus"}]}]}
+    a = Allocator([device_class()], [slice_("s", [dev("d0")], node_name=None, nodeSelector=bad)], ALL)
+    with pytest.raises(RequestError, match="gather pool information"):
+        a.view(node())
+    view = a._views["node-1"]
+    assert view.found == [] and view.flat.cands == [] and not view.flat.any_multi
+    assert dict(view.by_pool) == {} and not view.any_multi and not view.invalid
+    assert a.candidate_ids(node()) == []
+    assert a.allocate(node(), [claim("c", req("r"))]).status == "error"
