@@ -89,7 +89,10 @@ class Allocator:
         self.features = features
         self.implementation: Implementation = choose(features, implementation)
         self.stable = self.implementation == "stable"
-        self.classes = {c.meta.name: c for c in device_classes}
+        classes: dict[str, DeviceClass] = {}
+        for c in device_classes:  # a loop, not a comprehension: no frame (a case has few classes)
+            classes[c.meta.name] = c
+        self.classes = classes
         self.all_slices = list(slices)
         self.on_node: dict[str, list[ResourceSlice]] = {}
         self.shared: list[ResourceSlice] = []
@@ -99,8 +102,8 @@ class Allocator:
         self._state = _State(self.allocated, self.stable)
         use_rules = features.device_taints and features.device_taint_rules
         self.rules = tuple(taint_rules) if use_rules else ()
-        if features.has_fix("dtr-nil-selector-matches-none"):  # kubernetes PR #141648 (v1.37.1)
-            self.rules = tuple(r for r in self.rules if r.device_selector is not None)
+        if self.rules and features.has_fix("dtr-nil-selector-matches-none"):  # kubernetes PR #141648
+            self.rules = tuple(r for r in self.rules if r.device_selector is not None)  # (v1.37.1)
         self._taints: dict[int, tuple[Device, tuple[EffectiveTaint, ...]]] = {}
         self.rule_errors: dict[tuple[str, str, str], str] = {}
         """(rule, selector, device id) -> message: DeviceTaintRule selectors that failed."""
@@ -190,8 +193,9 @@ class Allocator:
         fresh = allocated is not None and allocated is not self.allocated
         state = _State(allocated, self.stable) if fresh and allocated is not None else self._state
         if order is not None:  # no shared answers: they were found in the allocator's order
+            run = _Run(self, node, claims, Recorder(trace), max_steps, state, order)
             self._asked = True
-            return _Run(self, node, claims, Recorder(trace), max_steps, state, order).outcome()
+            return run.outcome()
         if self._shareable and not trace and node is not None and self._asked:
             shapes = self._shapes
             if shapes is None:
@@ -204,8 +208,9 @@ class Allocator:
                     outcome = _Run(self, node, claims, Recorder(False), max_steps, state).outcome()
                     keep(shape, key, claims, outcome, pools)
                 return outcome
-        self._asked = True  # from the next call on, nodes may share answers
-        return _Run(self, node, claims, Recorder(trace), max_steps, state).outcome()
+        run = _Run(self, node, claims, Recorder(trace), max_steps, state)
+        self._asked = True  # from the next call on, nodes may share answers (and prepared requests)
+        return run.outcome()
 
     def candidate_ids(self, node: Node | None) -> list[str]:
         """The ids (``driver/pool/device``) of the devices the search tries on ``node``, in the
@@ -419,6 +424,9 @@ class _Run:
         self.search: Search | None = None
         self.first_false = owner.selectors.first_false
         self.seen_ids: frozenset[str] | set[str] = frozenset()
+        # a later call of the Allocator: requests prepared now are kept for the next ones (the
+        # first call keeps none: an Allocator asked once would only pay for keeping them)
+        self.again = owner._asked
         self.view: _View
 
     def outcome(self) -> NodeOutcome:
@@ -579,7 +587,7 @@ class _Run:
                 # requests of fixed size depend on nothing but the claim's spec: the next call
                 # with it (the next node; a copy of the claim) reuses them ("All" depends on
                 # the node)
-                if all(e.mode == "ExactCount" for request in entries for e in request):
+                if self.again and all(e.mode == "ExactCount" for request in entries for e in request):
                     remember(kept, id(spec), (spec, ci, entries), _PREPARED_MAX)
             reqs.append(entries)
             placer.constraints.append(self._constraints(claim))

@@ -177,3 +177,22 @@ def test_a_view_whose_gathering_failed_is_empty() -> None:
     assert dict(view.by_pool) == {} and not view.any_multi and not view.invalid
     assert a.candidate_ids(node()) == []
     assert a.allocate(node(), [claim("c", req("r"))]).status == "error"
+
+
+# ---------------------------------------------------------- prepared requests
+
+
+@pytest.mark.parametrize("path", PROBLEMS + CASES[::10], ids=lambda p: p.stem)
+def test_prepared_requests_kept_from_the_second_call(path: Path) -> None:
+    # one Allocator asked again and again answers as fresh ones do, whether its requests were
+    # prepared afresh (the first and second calls) or kept (later calls)
+    case = load_case(json.loads(path.read_text()))
+    the_node = case.nodes[0]
+    fresh = case.allocator().allocate(the_node, case.claims)
+    a = case.allocator()
+    assert a.allocate(the_node, case.claims) == fresh
+    assert a._prepared == {}
+    for _ in range(3):
+        assert a.allocate(the_node, case.claims) == fresh
+    if path.stem.startswith(("a-", "b-")):  # ExactCount requests: kept since the second call
+        assert len(a._prepared) == len(case.claims) == 1
