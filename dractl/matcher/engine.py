@@ -25,6 +25,7 @@ import sys
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from dractl.matcher import candidates as cand_mod
@@ -695,9 +696,13 @@ class _Run:
         assert self.search is not None
         out = []
         chosen_ids: dict[tuple[int, int, int], list[str]] = {}
+        picks = self.search.selected_sub  # (claim, request) -> its subrequest chosen, if not the first
         for ci, claim in enumerate(self.claims):
-            picks = self.search.selected_sub
-            chosen = [entries[picks.get((ci, ri), 0)] for ri, entries in enumerate(reqs[ci])]
+            chosen = (
+                [entries[picks.get((ci, ri), 0)] for ri, entries in enumerate(reqs[ci])]
+                if picks
+                else list(map(_first, reqs[ci]))  # no comprehension frame where none was picked
+            )
             out.append(
                 results.build(claim, placer.results[ci], chosen, self.node_name, self.f, stable=self.a.stable)
             )
@@ -709,6 +714,7 @@ class _Run:
 
 
 _PREPARED_MAX = 1024
+_first = itemgetter(0)
 _NodeOutcome = fast_init(NodeOutcome)  # the same objects, without a setattr per field
 
 

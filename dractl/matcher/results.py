@@ -42,7 +42,10 @@ def build(
 ) -> AllocationResult:
     """``chosen``: the entry used for each request (the selected subrequest).  ``stable``:
     the stable implementation, which does not know ``bindsToNode`` (no node pinning for it)."""
-    devices = tuple(_device_result(p, features) for p in placed)
+    made = []
+    for p in placed:  # a loop, not a generator (most claims get one device)
+        made.append(_device_result(p, features))
+    devices = tuple(made)
     config = _config(claim, chosen)
     return _AllocationResult(devices, config, _node_selector(claim, placed, node_name, not stable))
 
