@@ -25,23 +25,25 @@ import sys
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from operator import itemgetter
+from typing import TYPE_CHECKING
 
 from dractl.matcher import candidates as cand_mod
 from dractl.matcher import constraints as cons_mod
 from dractl.matcher import counters, pools, results
-from dractl.matcher.api import AllocatedState, AllocationInputs, NodeOutcome, Reason
+from dractl.matcher.api import AllocatedState, AllocationInputs, AllocationTrace, NodeOutcome, Reason
 from dractl.matcher.candidates import Candidate
 from dractl.matcher.implementations import Implementation, choose
 from dractl.matcher.nodes import NodeSelectorError, node_matches
 from dractl.matcher.placement import Placer
-from dractl.matcher.pruning import Pruner
+from dractl.matcher.pruning import Pruner, may_activate
 from dractl.matcher.requests import Req, RequestError, Verdict, claim_ref, prepare_claim
 from dractl.matcher.search import DONE, Search, StepLimit
 from dractl.matcher.selection import SelectorCache, SelectorFailure, SelectorFailureAt
 from dractl.matcher.sharing import Shapes, keep, kept
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
+from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
 from dractl.model.memo import remember
 from dractl.model.objects import (
@@ -88,7 +90,10 @@ class Allocator:
         self.features = features
         self.implementation: Implementation = choose(features, implementation)
         self.stable = self.implementation == "stable"
-        self.classes = {c.meta.name: c for c in device_classes}
+        classes: dict[str, DeviceClass] = {}
+        for c in device_classes:  # a loop, not a comprehension: no frame (a case has few classes)
+            classes[c.meta.name] = c
+        self.classes = classes
         self.all_slices = list(slices)
         self.on_node: dict[str, list[ResourceSlice]] = {}
         self.shared: list[ResourceSlice] = []
@@ -98,8 +103,8 @@ class Allocator:
         self._state = _State(self.allocated, self.stable)
         use_rules = features.device_taints and features.device_taint_rules
         self.rules = tuple(taint_rules) if use_rules else ()
-        if features.has_fix("dtr-nil-selector-matches-none"):  # kubernetes PR #141648 (v1.37.1)
-            self.rules = tuple(r for r in self.rules if r.device_selector is not None)
+        if self.rules and features.has_fix("dtr-nil-selector-matches-none"):  # kubernetes PR #141648
+            self.rules = tuple(r for r in self.rules if r.device_selector is not None)  # (v1.37.1)
         self._taints: dict[int, tuple[Device, tuple[EffectiveTaint, ...]]] = {}
         self.rule_errors: dict[tuple[str, str, str], str] = {}
         """(rule, selector, device id) -> message: DeviceTaintRule selectors that failed."""
@@ -189,8 +194,9 @@ class Allocator:
         fresh = allocated is not None and allocated is not self.allocated
         state = _State(allocated, self.stable) if fresh and allocated is not None else self._state
         if order is not None:  # no shared answers: they were found in the allocator's order
+            run = _Run(self, node, claims, Recorder(trace), max_steps, state, order)
             self._asked = True
-            return _Run(self, node, claims, Recorder(trace), max_steps, state, order).outcome()
+            return run.outcome()
         if self._shareable and not trace and node is not None and self._asked:
             shapes = self._shapes
             if shapes is None:
@@ -203,8 +209,9 @@ class Allocator:
                     outcome = _Run(self, node, claims, Recorder(False), max_steps, state).outcome()
                     keep(shape, key, claims, outcome, pools)
                 return outcome
-        self._asked = True  # from the next call on, nodes may share answers
-        return _Run(self, node, claims, Recorder(trace), max_steps, state).outcome()
+        run = _Run(self, node, claims, Recorder(trace), max_steps, state)
+        self._asked = True  # from the next call on, nodes may share answers (and prepared requests)
+        return run.outcome()
 
     def candidate_ids(self, node: Node | None) -> list[str]:
         """The ids (``driver/pool/device``) of the devices the search tries on ``node``, in the
@@ -418,6 +425,9 @@ class _Run:
         self.search: Search | None = None
         self.first_false = owner.selectors.first_false
         self.seen_ids: frozenset[str] | set[str] = frozenset()
+        # a later call of the Allocator: requests prepared now are kept for the next ones (the
+        # first call keeps none: an Allocator asked once would only pay for keeping them)
+        self.again = owner._asked
         self.view: _View
 
     def outcome(self) -> NodeOutcome:
@@ -436,22 +446,30 @@ class _Run:
 
     def _error(self, message: str, scope: str) -> NodeOutcome:
         steps = self.search.steps if self.search else 0
-        return self._node_outcome(
-            "error", error=message, error_scope=scope, trace=self.rec.finish(steps, 0, {})
-        )
+        return self._node_outcome("error", self.rec.finish(steps, 0, {}), (), message, scope)
 
-    def _node_outcome(self, status: str, **kw: Any) -> NodeOutcome:
-        return NodeOutcome(
+    def _node_outcome(
+        self,
+        status: str,
+        trace: AllocationTrace,
+        results: tuple[AllocationResult, ...] = (),
+        error: str | None = None,
+        error_scope: str | None = None,
+    ) -> NodeOutcome:
+        return _NodeOutcome(
             self.node_name,
-            status,  # type: ignore[arg-type]
-            implementation=self.a.implementation,
-            warnings=self._warnings(),
-            **kw,
+            status,
+            results,
+            error,
+            error_scope,
+            trace,
+            self.a.implementation,
+            self._warnings() if self.a.rule_errors else (),
         )
 
     def _warnings(self) -> tuple[str, ...]:
-        if not self.a.rule_errors:
-            return ()
+        """The warnings of the DeviceTaintRule selectors that failed (``rule_errors``, not
+        empty) on the node's devices."""
         seen = self.seen_ids
         return tuple(
             f"DeviceTaintRule {rule}: {which} on device {dev}: {msg} (the rule does not taint "
@@ -472,17 +490,18 @@ class _Run:
         order = self.order
         if order is not None and (len(order) != len(flat.cands) or set(order) != set(range(len(order)))):
             raise ValueError("order must be a permutation of the node's candidate positions")
+        slots, needed = _slots(reqs)
         pruner = (
             Pruner.build(
                 reqs, flat.all, placer, self.f, self.selectable, any_multi=view.any_multi, order=order
             )
-            if reqs
+            if reqs and may_activate(slots, len(flat.cands))  # else it could prune nothing
             else None
         )
         plain = order is None and self.state is self.a._state and not self.rec.enabled
         skips = view.skips if plain else None
         self.search = Search(reqs, flat, placer, pruner, self.max_steps, skips, order)
-        needed, old = _stack_needed(reqs), sys.getrecursionlimit()
+        old = sys.getrecursionlimit()
         if needed > old:
             sys.setrecursionlimit(needed)
         try:
@@ -495,9 +514,9 @@ class _Run:
             trace = self.rec.finish(self.search.steps, pruned, {})
             if view.invalid:
                 return self._node_outcome(
-                    "error", error="invalid resource pools were encountered", error_scope="node", trace=trace
+                    "error", trace, (), "invalid resource pools were encountered", "node"
                 )
-            return self._node_outcome("unallocatable", trace=trace)
+            return self._node_outcome("unallocatable", trace)
         return self._allocated(reqs, placer, pruned)
 
     def _note_pools(self, found: list[pools.Pool]) -> None:
@@ -569,7 +588,7 @@ class _Run:
                 # requests of fixed size depend on nothing but the claim's spec: the next call
                 # with it (the next node; a copy of the claim) reuses them ("All" depends on
                 # the node)
-                if all(e.mode == "ExactCount" for request in entries for e in request):
+                if self.again and all(e.mode == "ExactCount" for request in entries for e in request):
                     remember(kept, id(spec), (spec, ci, entries), _PREPARED_MAX)
             reqs.append(entries)
             placer.constraints.append(self._constraints(claim))
@@ -677,9 +696,13 @@ class _Run:
         assert self.search is not None
         out = []
         chosen_ids: dict[tuple[int, int, int], list[str]] = {}
+        picks = self.search.selected_sub  # (claim, request) -> its subrequest chosen, if not the first
         for ci, claim in enumerate(self.claims):
-            picks = self.search.selected_sub
-            chosen = [entries[picks.get((ci, ri), 0)] for ri, entries in enumerate(reqs[ci])]
+            chosen = (
+                [entries[picks.get((ci, ri), 0)] for ri, entries in enumerate(reqs[ci])]
+                if picks
+                else list(map(_first, reqs[ci]))  # no comprehension frame where none was picked
+            )
             out.append(
                 results.build(claim, placer.results[ci], chosen, self.node_name, self.f, stable=self.a.stable)
             )
@@ -687,10 +710,12 @@ class _Run:
                 for p in placer.results[ci]:
                     chosen_ids.setdefault((ci, p.req.request_index, p.req.sub_index), []).append(p.cand.id)
         trace = self.rec.finish(self.search.steps, pruned, chosen_ids)
-        return self._node_outcome("allocated", results=tuple(out), trace=trace)
+        return self._node_outcome("allocated", trace, tuple(out))
 
 
 _PREPARED_MAX = 1024
+_first = itemgetter(0)
+_NodeOutcome = fast_init(NodeOutcome)  # the same objects, without a setattr per field
 
 
 class _View:
@@ -714,11 +739,7 @@ class _View:
     def __init__(self, a: Allocator, node: Node | None, name: str) -> None:
         self.node = node
         self.error: str | None = None
-        self.found: list[pools.Pool] = []
-        self.flat = cand_mod.Flat([], a.taints_of, False)
-        self.by_pool: Mapping[str, list[Candidate]] = {}
         self.invalid = False
-        self.any_multi = False
         # (class name, request selectors) -> candidate index -> verdict (errors are never kept)
         self.verdicts: dict[tuple[str, tuple[str, ...]], dict[int, Verdict]] = {}
         self._ids: frozenset[str] | None = None
@@ -730,18 +751,25 @@ class _View:
             slices = a.on_node.get(name, []) + a.shared
         else:
             slices = a.shared
+        self.found: list[pools.Pool]
+        self.flat: cand_mod.Flat
+        self.by_pool: Mapping[str, list[Candidate]]
         try:
-            self.found = pools.gather(slices, node, a.features, a.all_slices, stable=a.stable)
+            found = self.found = pools.gather(slices, node, a.features, a.all_slices, stable=a.stable)
         except pools.PoolError as err:
+            # an empty view, never searched (Allocator.view raises for it): its Flat is made
+            # only here, not thrown away by every view that gathers
             self.error = f"gather pool information: {err}"
+            self.found, self.by_pool, self.any_multi = [], {}, False
+            self.flat = cand_mod.Flat([], a.taints_of, False)
             return
-        self.flat = cand_mod.Flat(self.found, a.taints_of, a.features.consumable_capacity, bool(a.rules))
-        self.by_pool = cand_mod.ByPool(self.flat)
-        for p in self.found:  # a loop, not any(): no generator frame
+        flat = self.flat = cand_mod.Flat(found, a.taints_of, a.features.consumable_capacity, bool(a.rules))
+        self.by_pool = cand_mod.ByPool(flat)
+        for p in found:  # a loop, not any(): no generator frame
             if p.invalid:
                 self.invalid = True
                 break
-        self.any_multi = self.flat.any_multi
+        self.any_multi = flat.any_multi
 
     def ids(self) -> frozenset[str]:
         """The ids of every device of the node's pools."""
@@ -750,12 +778,12 @@ class _View:
         return self._ids
 
 
-def _stack_needed(reqs: list[list[list[Req]]]) -> int:
-    """The recursion limit the search needs: it recurses a few frames per device slot."""
-    slots = 0
+def _slots(reqs: list[list[list[Req]]]) -> tuple[int, int]:
+    """The search's device slots (a request with subrequests counts its largest), and the
+    recursion limit it needs: it recurses a few frames per slot and per request."""
+    slots = n = 0
     for claim in reqs:
+        n += len(claim)
         for entries in claim:
-            slots += (
-                entries[0].num_devices if len(entries) == 1 else max(e.num_devices for e in entries)
-            ) + 1
-    return 4 * slots + 500
+            slots += entries[0].num_devices if len(entries) == 1 else max(e.num_devices for e in entries)
+    return slots, 4 * (slots + n) + 500

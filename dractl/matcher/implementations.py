@@ -15,7 +15,7 @@ DRA gates (DeviceTaintRules, ExtendedResource, …) do not take part in the choi
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, product
 from operator import attrgetter
 from typing import Literal
 
@@ -74,11 +74,11 @@ def choose(features: Features, requested: str = "auto") -> Implementation:
     else ``requested`` itself; raises UnsupportedFeatures (or ValueError for an
     unknown name)."""
     if requested == "auto":
-        enabled = enabled_allocator_features(features)  # once, not per implementation
-        found = tuple(i for i in IMPLEMENTATIONS if enabled <= SUPPORTED[i])
-        if not found:  # cannot happen with today's three, kept for a future feature
+        gates = _gates(features)
+        found = _AUTO.get(gates) or _first_supporting(gates)
+        if found is None:  # cannot happen with today's three, kept for a future feature
             raise UnsupportedFeatures(f"no allocator implementation supports {_names(features)}")
-        return found[0]
+        return found
     if requested not in IMPLEMENTATIONS:
         raise ValueError(f"unknown allocator implementation {requested!r}; one of: {', '.join(CHOICES)}")
     impl: Implementation = requested
@@ -90,6 +90,23 @@ def choose(features: Features, requested: str = "auto") -> Implementation:
             f"implementations that do: {', '.join(supporting(features)) or 'none'}"
         )
     return impl
+
+
+def _first_supporting(gates: tuple[object, ...]) -> Implementation | None:
+    """The first implementation, in upstream's order, that supports the allocator features
+    whose values (in ``ALLOCATOR_FEATURES`` order) are ``gates``."""
+    enabled = frozenset(compress(ALLOCATOR_FEATURES, gates))
+    for i in IMPLEMENTATIONS:
+        if enabled <= SUPPORTED[i]:
+            return i
+    return None
+
+
+# what ``auto`` picks for each of the 128 combinations of allocator feature values: a table of
+# constants, so that choosing costs one lookup (values that are not bools take the slow path)
+_AUTO: dict[tuple[object, ...], Implementation | None] = {
+    gates: _first_supporting(gates) for gates in product((False, True), repeat=len(ALLOCATOR_FEATURES))
+}
 
 
 def _names(features: Features) -> str:

@@ -76,7 +76,9 @@ class Placer:
         self.allocating: dict[str, set[int]] = {}
         self.busy = 0  # bit i set: candidate i is tentatively allocated (read by the pruner)
         self.in_flight: dict[str, capacity.Consumed] = {}
-        self.results: list[list[Placed]] = [[] for _ in range(n_claims)]
+        self.results: list[list[Placed]] = []
+        for _ in range(n_claims):  # a loop, not a comprehension: no frame (most calls have one claim)
+            self.results.append([])
 
     # ------------------------------------------------------------------ checks
 

@@ -49,6 +49,25 @@ class _Group:
     covers: frozenset[int]  # request indices
 
 
+def may_activate(slots: int, candidates: int) -> bool:
+    """Whether a search over ``candidates`` candidates for ``slots`` device slots (every
+    request's device count, the claims together) may call :meth:`Pruner.feasible`
+    ``ACTIVATE_AFTER`` times.  Where it may not, a pruner never activates: every
+    ``feasible`` answers True without a look and nothing is pruned, so the search runs,
+    steps and traces exactly as without one (the engine then builds none).
+
+    The bound: ``feasible`` runs once per search call that fills a slot, and the calls for
+    slot ``d + 1`` follow placements at slot ``d``, at most one per candidate: at most
+    ``candidates ** d`` calls for slot ``d``, ``sum(candidates ** d for d < slots)`` in all."""
+    total, level = 0, 1
+    for _ in range(slots):
+        total += level
+        if total >= ACTIVATE_AFTER:
+            return True
+        level *= candidates
+    return False
+
+
 class Pruner:
     def __init__(
         self,

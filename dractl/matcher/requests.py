@@ -236,7 +236,7 @@ def prepare_claim(
                 entry.selectable = shared
             _size(entry, pools, by_pool, selectable, fits)
             entries.append(entry)
-        minimum += min(e.num_devices for e in entries)
+        minimum += entries[0].num_devices if len(entries) == 1 else min(e.num_devices for e in entries)
         out.append(entries)
     if minimum > RESULTS_MAX_SIZE:
         raise RequestError(

@@ -15,6 +15,7 @@ from dractl.matcher.nodes import merge_requirements
 from dractl.matcher.placement import Placed
 from dractl.matcher.requests import Req, RequestError
 from dractl.matcher.serialize import allocation_to_dict, toleration_to_dict
+from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
 from dractl.model.objects import (
     AllocationResult,
@@ -24,6 +25,10 @@ from dractl.model.objects import (
 )
 
 __all__ = ["allocation_to_dict", "build", "toleration_to_dict"]
+
+# the same objects as the classes make, without a setattr per field (see fast_init)
+_AllocationResult = fast_init(AllocationResult)
+_DeviceResult = fast_init(DeviceRequestAllocationResult)
 
 
 def build(
@@ -37,15 +42,18 @@ def build(
 ) -> AllocationResult:
     """``chosen``: the entry used for each request (the selected subrequest).  ``stable``:
     the stable implementation, which does not know ``bindsToNode`` (no node pinning for it)."""
-    devices = tuple(_device_result(p, features) for p in placed)
+    made = []
+    for p in placed:  # a loop, not a generator (most claims get one device)
+        made.append(_device_result(p, features))
+    devices = tuple(made)
     config = _config(claim, chosen)
-    return AllocationResult(devices, config, _node_selector(claim, placed, node_name, not stable))
+    return _AllocationResult(devices, config, _node_selector(claim, placed, node_name, not stable))
 
 
 def _device_result(p: Placed, features: Features) -> DeviceRequestAllocationResult:
     d = p.cand.device
     binding = features.device_binding_and_status
-    return DeviceRequestAllocationResult(
+    return _DeviceResult(
         p.req.full_name,
         p.cand.pool.driver,
         p.cand.pool.name,
@@ -70,11 +78,16 @@ def _config(claim: ResourceClaim, chosen: Sequence[Req]) -> tuple[DeviceConfig, 
                 out[i] = _with_requests(out[i], (*out[i].requests, req.full_name))
             continue
         lo = len(out)
-        out.extend(DeviceConfig((req.full_name,), c.driver, c.parameters, "FromClass") for c in cls.config)
+        if cls.config:  # no generator for a class without config (the usual case)
+            out.extend(
+                DeviceConfig((req.full_name,), c.driver, c.parameters, "FromClass") for c in cls.config
+            )
         class_ranges[cls.meta.name] = (lo, len(out))
     for c in claim.spec.config:
         if not c.requests or any(_chosen_name(n, chosen) for n in c.requests):
             out.append(DeviceConfig(c.requests, c.driver, c.parameters, "FromClaim"))
+    if not out:
+        return ()
     return tuple(_with_requests(c, ()) if c.requests and _covers_all(c.requests, chosen) else c for c in out)
 
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dractl.matcher.api import AllocationTrace, Decision, Reason, RequestCount
 from dractl.matcher.requests import Req
+from dractl.model.fastinit import fast_init
+
+_Trace = fast_init(AllocationTrace)  # the same objects, without a setattr per field
 
 # the check a per-device verdict's reason belongs to
 CHECK_OF = {
@@ -72,7 +75,7 @@ class Recorder:
         self, steps: int, pruned: int, chosen: dict[tuple[int, int, int], list[str]]
     ) -> AllocationTrace:
         if not self.enabled:
-            return AllocationTrace(steps=steps, pruned=pruned)
+            return _Trace((), (), steps, pruned)
         decisions = list(self._extra)
         # per request: (claim, request, subrequest) and its rejections per reason, in the
         # order the reasons first occur
@@ -109,4 +112,4 @@ class Recorder:
                     tuple(chosen.get(key, ())),
                 )
             )
-        return AllocationTrace(tuple(decisions), tuple(counts), steps, pruned)
+        return _Trace(tuple(decisions), tuple(counts), steps, pruned)

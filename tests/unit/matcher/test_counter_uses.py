@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from dractl.matcher.counters import Left, uses
+from dractl.matcher.counters import Left, _any_negative, uses
 from dractl.matcher.pools import Pool, exact
 from dractl.model import objects as o
 from dractl.model.quantity import Quantity
@@ -49,3 +49,21 @@ def test_totals_made_per_set_read_as_the_whole_left(totals: tuple[str, ...]) -> 
     assert lazy.amounts == eager.amounts and list(lazy.amounts) == list(eager.amounts)
     assert lazy.negative == eager.negative
     assert Left.totals(pool).sets() == Left(pool.counter_sets).sets()
+
+
+@pytest.mark.parametrize(
+    ("sets", "expected"),
+    [
+        pytest.param({}, False, id="no-sets"),
+        pytest.param({"a": {}}, False, id="empty-set"),
+        pytest.param({"a": {"c": "0"}, "b": {}}, False, id="zero"),
+        pytest.param({"a": {"c": "80Gi", "d": "7"}, "b": {"c": "1"}}, False, id="positive"),
+        pytest.param({"a": {"c": "80Gi"}, "b": {}, "z": {"c": "1", "d": "-500m"}}, True, id="last-negative"),
+        pytest.param({"a": {"c": "-1"}, "b": {"c": "1"}}, True, id="first-negative"),
+    ],
+)
+def test_any_negative(sets: dict[str, dict[str, str]], expected: bool) -> None:
+    totals = {name: {c: Quantity.parse(q) for c, q in counters.items()} for name, counters in sets.items()}
+    assert _any_negative(totals) is expected
+    exact_totals = [exact(q) for counters in totals.values() for q in counters.values()]
+    assert expected == any(v < 0 for v in exact_totals)

@@ -8,13 +8,14 @@ with the same features, so a test fails if either side loses its behaviour.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from matcher_builders import claim, dev, devices_of, node, req, run, slice_
 
 from dractl.matcher import AllocatedState, UnsupportedFeatures, choose
-from dractl.matcher.implementations import supporting
+from dractl.matcher.implementations import ALLOCATOR_FEATURES, IMPLEMENTATIONS, supporting, supports
 from dractl.model.build import build_object
 from dractl.model.features import Features
 
@@ -231,3 +232,25 @@ def test_stable_does_not_pin_the_node_for_binds_to_node() -> None:
             {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node-1"]}]}
         ]
     }
+
+
+def test_auto_table_agrees_with_the_definition_for_every_combination() -> None:
+    # choose looks its answer up in a table of constants; the definition: the first
+    # implementation, in upstream's order, that supports every enabled allocator feature
+    names = list(ALLOCATOR_FEATURES)
+    picked = set()
+    for bits in range(2 ** len(names)):
+        features = dataclasses.replace(
+            Features(), **{name: bool(bits >> i & 1) for i, name in enumerate(names)}
+        )
+        expected = next(i for i in IMPLEMENTATIONS if supports(i, features))
+        assert choose(features) == expected == supporting(features)[0]
+        picked.add(expected)
+    assert picked == set(IMPLEMENTATIONS)
+
+
+def test_auto_with_gate_values_that_are_not_bools() -> None:
+    # not in the table: the same answer, worked out
+    truthy = dataclasses.replace(Features(), list_type_attributes="yes")  # type: ignore[arg-type]
+    assert choose(truthy) == "experimental"
+    assert choose(dataclasses.replace(Features(), admin_access="yes")) == "stable"  # type: ignore[arg-type]

@@ -181,9 +181,12 @@ def test_copies_of_a_claim_reuse_its_requests_and_are_named_as_themselves() -> N
     first = claim("first", req("r", "class-a", 1, "device.attributes['driver-a'].n > 0"))
     copy = replace(first, meta=replace(first.meta, name="copy"))  # the same spec object
     assert copy.spec is first.spec
+    a.allocate(node(), [first])  # the first call keeps no prepared requests
+    assert a._prepared == {}
     for c in (first, copy):  # d0 has no attribute n: the error names the claim of this call
         out = a.allocate(node(), [c])
         assert out.status == "error" and f"claim {c.meta.name}:" in (out.error or "")
+        assert [hit[0] for hit in a._prepared.values()] == [first.spec]  # kept, then reused
     plain = claim("p", req("r", count=2))
     again = replace(plain, meta=replace(plain.meta, name="p2"))
     assert devices_of(a.allocate(node(), [plain])) == [["d0", "d1"]]
