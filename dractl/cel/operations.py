@@ -68,14 +68,6 @@ def _charge(st: State) -> None:
         raise CostExceeded()
 
 
-def _charge_sized(st: State, x: Any, y: Any) -> None:
-    """cel-go's run-time cost of equality and ordering: a tenth of the smaller operand's size."""
-    n = min(_size(x), _size(y))
-    st.cost += -(-n // 10)
-    if st.cost > st.limit:
-        raise CostExceeded()
-
-
 def _call(impl: Callable[..., Any], args: list[Fn], sized: Callable[[list[Any]], int] | None = None) -> Fn:
     if sized is not None:
 
