@@ -83,7 +83,9 @@ def _call(impl: Callable[..., Any], args: list[Fn], sized: Callable[[list[Any]],
     if len(args) == 0:
 
         def c0(st: State) -> Any:
-            _charge(st)
+            st.cost += 1  # _charge, inline
+            if st.cost > st.limit:
+                raise CostExceeded()
             return impl()
 
         return c0
@@ -92,7 +94,9 @@ def _call(impl: Callable[..., Any], args: list[Fn], sized: Callable[[list[Any]],
 
         def c1(st: State) -> Any:
             x = a(st)
-            _charge(st)
+            st.cost += 1  # _charge, inline
+            if st.cost > st.limit:
+                raise CostExceeded()
             return impl(x)
 
         return c1
@@ -101,14 +105,18 @@ def _call(impl: Callable[..., Any], args: list[Fn], sized: Callable[[list[Any]],
 
         def c2(st: State) -> Any:
             x, y = a(st), b(st)
-            _charge(st)
+            st.cost += 1  # _charge, inline
+            if st.cost > st.limit:
+                raise CostExceeded()
             return impl(x, y)
 
         return c2
 
     def cn(st: State) -> Any:
         vals = [f(st) for f in args]
-        _charge(st)
+        st.cost += 1  # _charge, inline
+        if st.cost > st.limit:
+            raise CostExceeded()
         return impl(*vals)
 
     return cn
