@@ -435,7 +435,9 @@ class SelectorCache:
                     prints[key] = fp
             result = results.get(fp)
             if result is None:
-                result = results[fp] = self._evaluate(program, self._as_seen(device, hide))
+                result = results[fp] = self._evaluate(
+                    program, self._as_seen(device, hide) if hide else device
+                )
             if result is not True:
                 if result is False:
                     return i
