@@ -84,8 +84,11 @@ def convert(device: Device, parts: int = WHOLE) -> dict[str, Any]:
 
 def _attributes(device: Device) -> DefaultMap:
     attrs: DefaultMap = DefaultMap()
+    driver = device.driver
     for name, attr in device.attributes.items():
-        domain, ident = split_name(name, device.driver)
+        domain, sep, ident = name.partition("/")  # split_name, inline
+        if not sep:
+            domain, ident = driver, name
         attrs.setdefault(domain, {})[ident] = _value(name, attr.kind, attr.value)
     return attrs
 
@@ -103,8 +106,11 @@ _VERSION_KINDS = frozenset({"version", "versions"})
 
 def _capacity(device: Device) -> DefaultMap:
     caps: DefaultMap = DefaultMap()
+    driver = device.driver
     for name, cap in device.capacity.items():
-        domain, ident = split_name(name, device.driver)
+        domain, sep, ident = name.partition("/")  # split_name, inline
+        if not sep:
+            domain, ident = driver, name
         caps.setdefault(domain, {})[ident] = QuantityVal(cap.value)
     return caps
 

@@ -154,8 +154,11 @@ _PURE = frozenset(
 
 
 def _size(v: Any) -> int:
-    t = type(v)
-    return len(v) if t is str or t is bytes or t is list or t is dict or t is DefaultMap else 1
+    return len(v) if type(v) in _SIZED else 1
+
+
+# the types of value whose run-time size is their length (anything else is of size 1)
+_SIZED = frozenset({str, bytes, list, dict, DefaultMap})
 
 
 def _tenth(v: Any, factor: float = 0.1, plus: int = 0) -> int:

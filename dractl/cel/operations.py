@@ -68,14 +68,6 @@ def _charge(st: State) -> None:
         raise CostExceeded()
 
 
-def _charge_sized(st: State, x: Any, y: Any) -> None:
-    """cel-go's run-time cost of equality and ordering: a tenth of the smaller operand's size."""
-    n = min(_size(x), _size(y))
-    st.cost += -(-n // 10)
-    if st.cost > st.limit:
-        raise CostExceeded()
-
-
 def _call(impl: Callable[..., Any], args: list[Fn], sized: Callable[[list[Any]], int] | None = None) -> Fn:
     if sized is not None:
 
@@ -91,7 +83,9 @@ def _call(impl: Callable[..., Any], args: list[Fn], sized: Callable[[list[Any]],
     if len(args) == 0:
 
         def c0(st: State) -> Any:
-            _charge(st)
+            st.cost += 1  # _charge, inline
+            if st.cost > st.limit:
+                raise CostExceeded()
             return impl()
 
         return c0
@@ -100,7 +94,9 @@ def _call(impl: Callable[..., Any], args: list[Fn], sized: Callable[[list[Any]],
 
         def c1(st: State) -> Any:
             x = a(st)
-            _charge(st)
+            st.cost += 1  # _charge, inline
+            if st.cost > st.limit:
+                raise CostExceeded()
             return impl(x)
 
         return c1
@@ -109,14 +105,18 @@ def _call(impl: Callable[..., Any], args: list[Fn], sized: Callable[[list[Any]],
 
         def c2(st: State) -> Any:
             x, y = a(st), b(st)
-            _charge(st)
+            st.cost += 1  # _charge, inline
+            if st.cost > st.limit:
+                raise CostExceeded()
             return impl(x, y)
 
         return c2
 
     def cn(st: State) -> Any:
         vals = [f(st) for f in args]
-        _charge(st)
+        st.cost += 1  # _charge, inline
+        if st.cost > st.limit:
+            raise CostExceeded()
         return impl(*vals)
 
     return cn

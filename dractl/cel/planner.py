@@ -9,6 +9,7 @@ run-time pieces live in :mod:`dractl.cel.operations`.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +26,7 @@ from dractl.cel.ast import (
     Select,
     qualified_name,
 )
-from dractl.cel.functions import _CONVERSIONS, _FUNCS, _PURE, _TYPE_NAMES, _opt
+from dractl.cel.functions import _CONVERSIONS, _FUNCS, _PURE, _SIZED, _TYPE_NAMES, _opt
 from dractl.cel.lib.regex import RegexError, compile_regex
 from dractl.cel.operations import (
     _MISSING,
@@ -36,7 +37,6 @@ from dractl.cel.operations import (
     _and,
     _call,
     _charge,
-    _charge_sized,
     _Err,
     _Lazy,
     _or,
@@ -55,6 +55,8 @@ from dractl.cel.values import (
     no_overload,
     type_name,
 )
+
+_ORDER = {"_<_": operator.lt, "_<=_": operator.le, "_>_": operator.gt, "_>=_": operator.ge}
 
 _GO_TYPES = {
     "int": "types.Int",
@@ -157,7 +159,27 @@ class Compiler:
             return _select(v, name)
 
         q = qualified_name(e)
-        return _qualified_type(q, select) if q in _QUALIFIED_TYPES else select
+        if q in _QUALIFIED_TYPES:
+            return _qualified_type(q, select)
+        if isinstance(e.operand, Ident) and e.operand.name not in _TYPE_NAMES:
+            var = e.operand.name
+
+            def select_var(st: State) -> Any:
+                """``var.name``: when ``var`` is a plain map (``device``), the ident's and the
+                select's work in one frame (the same cost and errors), else theirs."""
+                v = st.vars.get(var)
+                if type(v) is not dict:
+                    return select(st)
+                st.cost += 2
+                if st.cost > st.limit:
+                    raise CostExceeded()
+                try:
+                    return v[name]
+                except KeyError:
+                    raise EvalError(f"no such key: {name}") from None
+
+            return select_var
+        return select
 
     def create_list(self, e: CreateList) -> Fn:
         items = [self.compile(x) for x in e.elements]
@@ -412,7 +434,12 @@ class Compiler:
 
             def eq(st: State) -> bool:
                 x, y = a(st), b(st)
-                _charge_sized(st, x, y)
+                # cel-go's cost of equality and ordering: a tenth of the smaller operand's size, rounded up
+                n = len(x) if type(x) in _SIZED else 1
+                m = len(y) if type(y) in _SIZED else 1
+                st.cost += -(-(n if n < m else m) // 10)
+                if st.cost > st.limit:
+                    raise CostExceeded()
                 r = equals(x, y)
                 if ne:
                     return r is not True
@@ -429,10 +456,19 @@ class Compiler:
                 "_>_": lambda c: c > 0,
                 "_>=_": lambda c: c >= 0,
             }[fn]
+            order = _ORDER[fn]
 
             def cmp(st: State) -> bool:
                 x, y = a(st), b(st)
-                _charge_sized(st, x, y)
+                tx, ty = type(x), type(y)
+                # cel-go's cost of equality and ordering: a tenth of the smaller operand's size, rounded up
+                n = len(x) if tx in _SIZED else 1
+                m = len(y) if ty in _SIZED else 1
+                st.cost += -(-(n if n < m else m) // 10)
+                if st.cost > st.limit:
+                    raise CostExceeded()
+                if tx is ty and (tx is int or tx is str):  # compare's answer, without the calls
+                    return order(x, y)
                 try:
                     return test(compare(x, y, ""))
                 except _NaN:
@@ -441,6 +477,21 @@ class Compiler:
             return cmp
         if fn == "_[_]":
             a, b = args
+            key = e.args[1]
+            if isinstance(key, Const) and key.kind == "string":
+                k = key.value
+
+                def index_str(st: State) -> Any:
+                    """``c["k"]``: ``index``'s work, with a device map's lookup inline."""
+                    c = a(st)
+                    st.cost += 1
+                    if st.cost > st.limit:
+                        raise CostExceeded()
+                    if type(c) is DefaultMap:  # _index: a missing domain is an empty map
+                        return c.get(k, _EMPTY)
+                    return _index(c, k)
+
+                return index_str
 
             def index(st: State) -> Any:
                 c, k = a(st), b(st)

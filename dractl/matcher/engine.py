@@ -622,7 +622,6 @@ class _Run:
         device = cand.device
         if device.binding_conditions and not self.f.device_binding_and_status:
             return Reason.BINDING_CONDITIONS_DISABLED, "DRADeviceBindingConditions is off"
-        verdicts = req.selectable
         # the class's selectors, then the request's, in one call
         both = req.all_selectors
         if both is None:
@@ -635,18 +634,20 @@ class _Run:
                 raise self._failed_at(at, req, cand) from None
             if i >= 0:  # the same verdict for every device that selector rejects
                 rejections = req.rejections
-                if rejections is None:
-                    rejections = req.rejections = {}
-                hit = rejections.get(i)
+                hit = None if rejections is None else rejections.get(i)
                 if hit is None:
-                    hit = rejections[i] = self._rejected(req, i)
-                verdicts[cand.idx] = hit
+                    hit = self._rejected(req, i)
+                    if rejections is None:
+                        req.rejections = {i: hit}
+                    else:
+                        rejections[i] = hit
+                req.selectable[cand.idx] = hit
                 return hit
         if cand.per_device and not self._node_ok(device):
             hit = (Reason.NODE_MISMATCH, f"device is not available on node {self.node_name}")
         else:
             hit = True
-        verdicts[cand.idx] = hit
+        req.selectable[cand.idx] = hit
         return hit
 
     @staticmethod

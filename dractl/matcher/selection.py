@@ -138,7 +138,9 @@ def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V |
 
 def convert_print(device: Device) -> Hashable:
     """The driver, and what decides whether the device converts for CEL at all (unknown
-    attributes, version attributes): part of every print."""
+    attributes, version attributes): part of every print.  :meth:`SelectorCache.first_false`
+    makes it inline for a device it has not seen (one frame less per device): keep the two
+    alike."""
     versions: tuple[tuple[str, Any], ...] = ()
     for k, a in device.attributes.items():  # a loop, not a comprehension: no frame
         if a.kind in _VERSION_KINDS:
@@ -229,10 +231,10 @@ def _driver_only(device: Device, hide: bool, base: Hashable) -> Hashable:
     return key
 
 
-_Seen = tuple[Device, int, dict[int, Hashable]]
-"""A device as a :class:`SelectorCache` has seen it: the device, its base print
-(:func:`convert_print`, interned) and its print per (reads, hide_multi) slot (a tuple: made
-for every device a selector looks at, it costs no ``__init__`` call)."""
+_Seen = tuple[Device, int]
+"""A device as a :class:`SelectorCache` has seen it: the device (kept, so that its id stays
+valid) and its base print (:func:`convert_print`, interned).  A tuple: made for every device a
+selector looks at, it costs no ``__init__`` call."""
 
 
 def _step(r: tuple[str, ...]) -> _Step | None:
@@ -272,8 +274,8 @@ def split_name(name: str, driver: str) -> tuple[str, str]:
 
 
 _V = TypeVar("_V")
-# (index, expression, print slot, printer, program)
-_PlanStep = tuple[int, str, int, "Printer", "Selector"]
+# (index, the expression's results by print, the prints of its reads' slot, printer, program)
+_PlanStep = tuple[int, dict[Hashable, "bool | str"], dict[int, Hashable], "Printer", "Selector"]
 _DRIVER_ONLY = frozenset({("driver",)})
 
 
@@ -289,9 +291,12 @@ class SelectorCache:
         self.features = features
         self.cel = cel if cel is not None else default_cel_cache()
         self.hide_multi = hide_multi
-        self._results: dict[tuple[str, Hashable], bool | str] = {}
+        # expression -> device print -> result (one dict per expression: no key tuples)
+        self._results: dict[str, dict[Hashable, bool | str]] = {}
         self._print_ids: dict[Hashable, int] = {}  # base print, fingerprint -> small int
-        self._devices: dict[int, _Seen] = {}  # id(device) -> its prints
+        self._devices: dict[int, _Seen] = {}  # id(device) -> its base print
+        # print slot (reads, hide_multi) -> id(device) (of a device in _devices) -> its print
+        self._slot_prints: dict[int, dict[int, Hashable]] = {}
         # id(device) -> its copy without allowMultipleAllocations (see _as_seen)
         self._hidden: dict[int, Device] = {}
         # expression -> (id of its reads, its printer (None: the whole device), its program)
@@ -334,7 +339,7 @@ class SelectorCache:
             base = ids.setdefault(key, len(ids))
         except TypeError:  # an odd attribute value: don't share results for this device
             base = ids.setdefault(("id", id(device)), len(ids))
-        hit = self._devices[id(device)] = (device, base, {})
+        hit = self._devices[id(device)] = (device, base)
         return hit
 
     def _as_seen(self, device: Device, hide: bool) -> Device:
@@ -347,10 +352,17 @@ class SelectorCache:
             return hidden
         return device
 
-    def _print(self, seen: _Seen, slot: int, hide: bool, make: Printer | None) -> Hashable:
-        """The print of ``seen``'s device for the reads of ``slot`` (computed once): what results
-        are keyed by, with the expression (the whole :func:`fingerprint` is interned to an int)."""
-        device, base, prints = seen
+    def _prints_of(self, slot: int) -> dict[int, Hashable]:
+        """The devices' prints for the reads of ``slot``, by id (of devices in ``_devices``)."""
+        hit = self._slot_prints.get(slot)
+        if hit is None:
+            hit = self._slot_prints[slot] = {}
+        return hit
+
+    def _print(self, seen: _Seen, hide: bool, make: Printer | None) -> Hashable:
+        """The print of ``seen``'s device for the reads ``make`` prints: what results are keyed
+        by, with the expression (the whole :func:`fingerprint` is interned to an int)."""
+        device, base = seen
         fp: Hashable
         if make is None:
             fp = self._whole_print(device, hide, base)
@@ -361,7 +373,6 @@ class SelectorCache:
                 fp = make(device, hide, base)
             except TypeError:  # an odd attribute value: don't share results for this device
                 fp = ("id", id(device))
-        prints[slot] = fp
         return fp
 
     def _whole_print(self, device: Device, hide: bool, base: Hashable) -> Hashable:
@@ -375,15 +386,14 @@ class SelectorCache:
         read_id, make, program = self._reads_of(expression)
         hide = self.hide_multi if hide_multi is None else hide_multi
         seen = self._seen_of(device)
-        slot = 2 * read_id + hide
-        fp = seen[2].get(slot)
+        prints = self._prints_of(2 * read_id + hide)
+        fp = prints.get(id(device))
         if fp is None:
-            fp = self._print(seen, slot, hide, make)
-        key = (expression, fp)
-        result = self._results.get(key)
+            fp = prints[id(device)] = self._print(seen, hide, make)
+        results = self._results_of(expression)
+        result = results.get(fp)
         if result is None:
-            result = self._evaluate(program, self._as_seen(device, hide))
-            self._results[key] = result
+            result = results[fp] = self._evaluate(program, self._as_seen(device, hide))
         if isinstance(result, str):
             raise SelectorFailure(result, compile_error=False)
         return result
@@ -395,27 +405,39 @@ class SelectorCache:
         plan = self._plans.get(expressions)
         if plan is None:
             plan = self._plan(expressions)
-        seen = self._devices.get(id(device))
-        if seen is None or seen[0] is not device:  # its first selectors: no print known yet
-            seen = self._new_seen(device)
-        _, base, prints = seen
-        results, hide = self._results, self.hide_multi
-        for i, expression, slot, make, program in plan:
+        devices, key = self._devices, id(device)
+        seen = devices.get(key)
+        if seen is not None and seen[0] is device:
+            base = seen[1]
+        else:  # its first selectors: _new_seen and convert_print, inline
+            versions: tuple[tuple[str, Any], ...] = ()
+            for k, a in device.attributes.items():
+                if a.kind in _VERSION_KINDS:
+                    versions += ((k, a.value),)
+            ids = self._print_ids
+            try:
+                base = ids.setdefault((device.driver, device.unknown_attributes, versions), len(ids))
+            except TypeError:  # an odd attribute value: don't share results for this device
+                base = ids.setdefault(("id", id(device)), len(ids))
+            devices[key] = (device, base)
+        hide = self.hide_multi
+        for i, results, prints, make, program in plan:
             fp: Hashable
             if make is _driver_only:  # the base print is the whole print
                 fp = base
             else:  # _print, inline
-                fp = prints.get(slot)
+                fp = prints.get(key)
                 if fp is None:
                     try:
                         fp = make(device, hide, base)
                     except TypeError:  # an odd attribute value: don't share results for this device
-                        fp = ("id", id(device))
-                    prints[slot] = fp
-            key = (expression, fp)
-            result = results.get(key)
+                        fp = ("id", key)
+                    prints[key] = fp
+            result = results.get(fp)
             if result is None:
-                result = results[key] = self._evaluate(program, self._as_seen(device, hide))
+                result = results[fp] = self._evaluate(
+                    program, self._as_seen(device, hide) if hide else device
+                )
             if result is not True:
                 if result is False:
                     return i
@@ -438,9 +460,17 @@ class SelectorCache:
                 break
             if make is None:  # the whole device: its fingerprint, interned
                 make = self._whole_print
-            plan.append((i, expression, 2 * read_id + self.hide_multi, make, program))
+            prints = self._prints_of(2 * read_id + self.hide_multi)
+            plan.append((i, self._results_of(expression), prints, make, program))
         self._plans[expressions] = out = tuple(plan)
         return out
+
+    def _results_of(self, expression: str) -> dict[Hashable, bool | str]:
+        """The results of ``expression``, by device print."""
+        hit = self._results.get(expression)
+        if hit is None:
+            hit = self._results[expression] = {}
+        return hit
 
     def first_false_once(self, expressions: tuple[str, ...], device: Device) -> int:
         """:meth:`first_false` for a device asked about once (``availability``'s class
@@ -457,7 +487,7 @@ class SelectorCache:
         except TypeError:
             return self.first_false(expressions, device)
         hide = self.hide_multi
-        reads_of, results = self._reads, self._results
+        reads_of, results_of = self._reads, self._results
         for i, expression in enumerate(expressions):
             hit = reads_of.get(expression)
             if hit is None:
@@ -473,7 +503,8 @@ class SelectorCache:
                     fp = make(device, hide, base)
                 except TypeError:
                     return self.first_false(expressions, device)
-            result = results.get((expression, fp))
+            results = results_of.get(expression)
+            result = None if results is None else results.get(fp)
             if result is None:
                 return self.first_false(expressions, device)  # evaluated (once) there
             if result is not True:

@@ -209,3 +209,61 @@ def test_a_printer_prints_as_read_print(devs: list[Device], hide: bool) -> None:
             except TypeError:
                 got = ("id", id(device))
             assert got == read_print(device, reads, hide, base), (reads, device)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(devices(), min_size=1, max_size=5),
+    st.lists(st.tuples(st.integers(0, 4), st.sampled_from(EXPRESSIONS), st.booleans()), max_size=16),
+    st.booleans(),
+)
+def test_one_cache_answers_mixed_calls_as_fresh_caches(
+    devs: list[Device], calls: list[tuple[int, str, bool]], hide: bool
+) -> None:
+    """``matches`` and ``first_false`` on one cache, in any order and on devices seen before
+    (their base print and per-reads prints then come from what the other call kept), answer as
+    a fresh cache does; a print is made once per device and reads."""
+    features = Features.for_version("1.37")
+    shared = SelectorCache(features, CelCache(), hide_multi=hide)
+    for at, expression, via_first_false in calls:
+        device = devs[at % len(devs)]
+        fresh = SelectorCache(features, CelCache(), hide_multi=hide)
+        got, expected = (_ask(c, expression, device, via_first_false) for c in (shared, fresh))
+        assert got == expected, (expression, device)
+    assert len(shared._devices) <= len({id(d) for d in devs})
+    for prints in shared._slot_prints.values():
+        assert set(prints) <= set(shared._devices)
+
+
+def _ask(cache: SelectorCache, expression: str, device: Device, via_first_false: bool) -> object:
+    """``first_false`` (after the driver-only selector) or ``matches``: the answer or failure."""
+    try:
+        if via_first_false:
+            return cache.first_false((EXPRESSIONS[0], expression), device)
+        return cache.matches(expression, device)
+    except SelectorFailureAt as at:
+        return (at.index, at.failure.message)
+    except SelectorFailure as fail:
+        return fail.message
+
+
+def test_prints_are_kept_per_reads() -> None:
+    """A device's print for one expression's reads is not taken for another's: two devices
+    that agree on an attribute but not on a capacity share the attribute selector's result
+    only."""
+    cache = SelectorCache(Features.for_version("1.37"), CelCache())
+    by_attr, by_cap = 'device.attributes["d"].n > 1', 'device.capacity["d"].mem.compareTo(quantity("2")) >= 0'
+    small, big = (
+        Device(
+            name,
+            driver="d",
+            attributes={"n": AttributeValue("int", 2)},
+            capacity={"mem": DeviceCapacity(Quantity.parse(mem))},
+        )
+        for name, mem in (("small", "1"), ("big", "3"))
+    )
+    for device, fits in ((small, 1), (big, -1), (small, 1)):
+        assert cache.first_false((by_attr,), device) == -1
+        assert cache.first_false((by_cap,), device) == (0 if fits == 1 else -1)
+        assert cache.matches(by_cap, device) is (fits == -1)
+    assert cache.evaluations == 1 + 2
