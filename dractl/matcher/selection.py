@@ -138,9 +138,7 @@ def _entry(items: Mapping[str, _V], domain: str, name: str, driver: str) -> _V |
 
 def convert_print(device: Device) -> Hashable:
     """The driver, and what decides whether the device converts for CEL at all (unknown
-    attributes, version attributes): part of every print.  :meth:`SelectorCache.first_false`
-    makes it inline for a device it has not seen (one frame less per device): keep the two
-    alike."""
+    attributes, version attributes): part of every print."""
     versions: tuple[tuple[str, Any], ...] = ()
     for k, a in device.attributes.items():  # a loop, not a comprehension: no frame
         if a.kind in _VERSION_KINDS:
@@ -409,16 +407,12 @@ class SelectorCache:
         seen = devices.get(key)
         if seen is not None and seen[0] is device:
             base = seen[1]
-        else:  # its first selectors: _new_seen and convert_print, inline
-            versions: tuple[tuple[str, Any], ...] = ()
-            for k, a in device.attributes.items():
-                if a.kind in _VERSION_KINDS:
-                    versions += ((k, a.value),)
+        else:  # its first selectors: _new_seen, inline (a frame less per device looked at)
             ids = self._print_ids
             try:
-                base = ids.setdefault((device.driver, device.unknown_attributes, versions), len(ids))
+                base = ids.setdefault(convert_print(device), len(ids))
             except TypeError:  # an odd attribute value: don't share results for this device
-                base = ids.setdefault(("id", id(device)), len(ids))
+                base = ids.setdefault(("id", key), len(ids))
             devices[key] = (device, base)
         hide = self.hide_multi
         for i, results, prints, make, program in plan:
