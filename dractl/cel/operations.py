@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from dractl.cel.functions import _SIZED_COST, _size
+from dractl.cel.functions import _SIZED, _SIZED_COST, _size
 from dractl.cel.values import (
     CostExceeded,
     DefaultMap,
@@ -64,6 +64,16 @@ def _restore(vs: dict[str, Any], name: str, saved: Any) -> None:
 
 def _charge(st: State) -> None:
     st.cost += 1
+    if st.cost > st.limit:
+        raise CostExceeded()
+
+
+def _charge_sized(st: State, x: Any, y: Any) -> None:
+    """cel-go's run-time cost of equality and ordering: a tenth of the smaller operand's size,
+    rounded up (``_size`` of each, inline)."""
+    n = len(x) if type(x) in _SIZED else 1
+    m = len(y) if type(y) in _SIZED else 1
+    st.cost += -(-(n if n < m else m) // 10)
     if st.cost > st.limit:
         raise CostExceeded()
 

@@ -26,7 +26,7 @@ from dractl.cel.ast import (
     Select,
     qualified_name,
 )
-from dractl.cel.functions import _CONVERSIONS, _FUNCS, _PURE, _SIZED, _TYPE_NAMES, _opt
+from dractl.cel.functions import _CONVERSIONS, _FUNCS, _PURE, _TYPE_NAMES, _opt
 from dractl.cel.lib.regex import RegexError, compile_regex
 from dractl.cel.operations import (
     _MISSING,
@@ -37,6 +37,7 @@ from dractl.cel.operations import (
     _and,
     _call,
     _charge,
+    _charge_sized,
     _Err,
     _Lazy,
     _or,
@@ -434,12 +435,7 @@ class Compiler:
 
             def eq(st: State) -> bool:
                 x, y = a(st), b(st)
-                # cel-go's cost of equality and ordering: a tenth of the smaller operand's size, rounded up
-                n = len(x) if type(x) in _SIZED else 1
-                m = len(y) if type(y) in _SIZED else 1
-                st.cost += -(-(n if n < m else m) // 10)
-                if st.cost > st.limit:
-                    raise CostExceeded()
+                _charge_sized(st, x, y)
                 r = equals(x, y)
                 if ne:
                     return r is not True
@@ -460,14 +456,9 @@ class Compiler:
 
             def cmp(st: State) -> bool:
                 x, y = a(st), b(st)
-                tx, ty = type(x), type(y)
-                # cel-go's cost of equality and ordering: a tenth of the smaller operand's size, rounded up
-                n = len(x) if tx in _SIZED else 1
-                m = len(y) if ty in _SIZED else 1
-                st.cost += -(-(n if n < m else m) // 10)
-                if st.cost > st.limit:
-                    raise CostExceeded()
-                if tx is ty and (tx is int or tx is str):  # compare's answer, without the calls
+                _charge_sized(st, x, y)
+                tx = type(x)
+                if tx is type(y) and (tx is int or tx is str):  # compare's answer, without the calls
                     return order(x, y)
                 try:
                     return test(compare(x, y, ""))
