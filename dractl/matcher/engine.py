@@ -31,7 +31,14 @@ from typing import TYPE_CHECKING
 from dractl.matcher import candidates as cand_mod
 from dractl.matcher import constraints as cons_mod
 from dractl.matcher import counters, pools, results
-from dractl.matcher.api import AllocatedState, AllocationInputs, AllocationTrace, NodeOutcome, Reason
+from dractl.matcher.api import (
+    AllocatedState,
+    AllocationInputs,
+    AllocationTrace,
+    NodeOutcome,
+    Reason,
+    new_outcome,
+)
 from dractl.matcher.candidates import Candidate
 from dractl.matcher.implementations import Implementation, choose
 from dractl.matcher.nodes import NodeSelectorError, node_matches
@@ -43,7 +50,6 @@ from dractl.matcher.selection import SelectorCache, SelectorFailure, SelectorFai
 from dractl.matcher.sharing import Shapes, keep, kept
 from dractl.matcher.taints import EffectiveTaint, RuleSelectorError, effective_taints
 from dractl.matcher.tracing import Recorder
-from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
 from dractl.model.memo import remember
 from dractl.model.objects import (
@@ -456,7 +462,7 @@ class _Run:
         error: str | None = None,
         error_scope: str | None = None,
     ) -> NodeOutcome:
-        return _NodeOutcome(
+        return new_outcome(
             self.node_name,
             status,
             results,
@@ -716,7 +722,6 @@ class _Run:
 
 _PREPARED_MAX = 1024
 _first = itemgetter(0)
-_NodeOutcome = fast_init(NodeOutcome)  # the same objects, without a setattr per field
 
 
 class _View:

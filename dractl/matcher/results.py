@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from dractl.matcher.api import new_allocation, new_device_result
 from dractl.matcher.nodes import merge_requirements
 from dractl.matcher.placement import Placed
 from dractl.matcher.requests import Req, RequestError
 from dractl.matcher.serialize import allocation_to_dict, toleration_to_dict
-from dractl.model.fastinit import fast_init
 from dractl.model.features import Features
 from dractl.model.objects import (
     AllocationResult,
@@ -25,10 +25,6 @@ from dractl.model.objects import (
 )
 
 __all__ = ["allocation_to_dict", "build", "toleration_to_dict"]
-
-# the same objects as the classes make, without a setattr per field (see fast_init)
-_AllocationResult = fast_init(AllocationResult)
-_DeviceResult = fast_init(DeviceRequestAllocationResult)
 
 
 def build(
@@ -47,13 +43,13 @@ def build(
         made.append(_device_result(p, features))
     devices = tuple(made)
     config = _config(claim, chosen)
-    return _AllocationResult(devices, config, _node_selector(claim, placed, node_name, not stable))
+    return new_allocation(devices, config, _node_selector(claim, placed, node_name, not stable))
 
 
 def _device_result(p: Placed, features: Features) -> DeviceRequestAllocationResult:
     d = p.cand.device
     binding = features.device_binding_and_status
-    return _DeviceResult(
+    return new_device_result(
         p.req.full_name,
         p.cand.pool.driver,
         p.cand.pool.name,

@@ -38,13 +38,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from dractl.matcher.api import NodeOutcome
-from dractl.model.fastinit import fast_init
+from dractl.matcher.api import NodeOutcome, new_allocation, new_device_result, new_outcome
 from dractl.model.memo import remember
 from dractl.model.objects import (
-    AllocationResult,
     Device,
-    DeviceRequestAllocationResult,
     Node,
     ResourceClaim,
     ResourceSlice,
@@ -68,10 +65,6 @@ def _prints_function() -> Callable[[Sequence[Device]], list[tuple[Any, ...]]]:
 
 
 _prints = _prints_function()
-# the kept answer's objects, made again per node: positional constructors of the same objects
-_device_result = fast_init(DeviceRequestAllocationResult)
-_allocation = fast_init(AllocationResult)
-_outcome = fast_init(NodeOutcome)
 _MAX_SHAPES = 64  # per (drivers, device counts): beyond that, new shapes are not shared
 _MAX_ANSWERS = 256  # per shape: (claims, max_steps) kept
 
@@ -200,7 +193,7 @@ def kept(shape: Shape, key: tuple[Any, ...], node: Node, pools: dict[str, str]) 
     for result in outcome.results:
         # a result's pool is the node's pool of its driver (``keep`` checks that)
         made = [
-            _device_result(
+            new_device_result(
                 r.request,
                 r.driver,
                 pools[r.driver],
@@ -215,14 +208,14 @@ def kept(shape: Shape, key: tuple[Any, ...], node: Node, pools: dict[str, str]) 
             for r in result.results
         ]
         results.append(
-            _allocation(
+            new_allocation(
                 tuple(made),
                 result.config,
                 _pinned(name) if result.node_selector is not None else None,
                 result.allocation_timestamp,
             )
         )
-    return _outcome(
+    return new_outcome(
         name,
         outcome.status,
         tuple(results),

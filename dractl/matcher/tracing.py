@@ -6,11 +6,8 @@ Recording is one dict lookup per rejection, so keeping the trace costs little;
 
 from __future__ import annotations
 
-from dractl.matcher.api import AllocationTrace, Decision, Reason, RequestCount
+from dractl.matcher.api import AllocationTrace, Decision, Reason, RequestCount, new_trace
 from dractl.matcher.requests import Req
-from dractl.model.fastinit import fast_init
-
-_Trace = fast_init(AllocationTrace)  # the same objects, without a setattr per field
 
 # the check a per-device verdict's reason belongs to
 CHECK_OF = {
@@ -75,7 +72,7 @@ class Recorder:
         self, steps: int, pruned: int, chosen: dict[tuple[int, int, int], list[str]]
     ) -> AllocationTrace:
         if not self.enabled:
-            return _Trace((), (), steps, pruned)
+            return new_trace((), (), steps, pruned)
         decisions = list(self._extra)
         # per request: (claim, request, subrequest) and its rejections per reason, in the
         # order the reasons first occur
@@ -112,4 +109,4 @@ class Recorder:
                     tuple(chosen.get(key, ())),
                 )
             )
-        return _Trace(tuple(decisions), tuple(counts), steps, pruned)
+        return new_trace(tuple(decisions), tuple(counts), steps, pruned)
